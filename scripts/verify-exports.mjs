@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+// Verifies the *packed* package from a consumer's point of view.
+// Assumes dist/ is already built (`npm run build`).
+//
+// Checks: ESM import, CJS require, TypeScript type imports (NodeNext + Bundler),
+// publint, and @arethetypeswrong/cli.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// ---------------------------------------------------------------------------
+// Entrypoint table. Per subpath:
+//   values:  runtime exports that must be functions
+//   objects: runtime exports that must be non-null objects
+//   types:   type-only exports -> a type expression that uses it (write the
+//            generic arguments here if the type needs them, e.g. "Foo<unknown>")
+//   smoke:   optional JS statements run against the module `m` in both formats; throw on failure
+// Add a row per new entrypoint, e.g.
+//   "ignite-element/tools/anthropic": { values: ["anthropic"], objects: [], types: {} },
+// ---------------------------------------------------------------------------
+const ENTRYPOINTS = {
+  "ignite-element/tools": {
+    values: ["igniteTools", "buildManifest", "resolveCall", "ok", "err", "ajvValidator"],
+    objects: ["fakeDialect"],
+    types: {
+      AgentComponent: "AgentComponent",
+      AgentSchema: "AgentSchema",
+      CommandSchema: "CommandSchema",
+      JsonSchema: "JsonSchema",
+      RuntimeEvent: "RuntimeEvent",
+      ExecuteResult: "ExecuteResult<unknown, RuntimeEvent>",
+      NeutralTool: "NeutralTool",
+      NeutralManifest: "NeutralManifest",
+      NeutralToolCall: "NeutralToolCall",
+      Route: "Route",
+      Observation: "Observation<unknown, RuntimeEvent>",
+      ToolError: "ToolError",
+      ValidationIssue: "ValidationIssue",
+      Result: "Result<unknown, unknown>",
+      ToolDialect: "ToolDialect<unknown, unknown, unknown>",
+      InputValidator: "InputValidator",
+      ToolBridge: "ToolBridge<unknown, RuntimeEvent>",
+      DialectToolBridge: "DialectToolBridge<unknown, RuntimeEvent, unknown, unknown, unknown>",
+      FakeToolDefs: "FakeToolDefs",
+      FakeResponse: "FakeResponse",
+      FakeResultBlock: "FakeResultBlock",
+    },
+    // Validation really runs (ajv and ajv-formats load in this module format).
+    smoke: `
+      const schema = { commands: { a: { input: { type: "string", format: "email", maxLength: 9 } } } };
+      const r = m.resolveCall(schema, "a", "not an email address");
+      const got = r.ok ? [] : r.error.issues.map((i) => i.keyword).sort().join(",");
+      if (got !== "format,maxLength") throw new Error("validation broken: " + JSON.stringify(r));`,
+  },
+};
+
+function smokeOf(i) {
+  const smoke = Object.values(ENTRYPOINTS)[i].smoke;
+  return smoke ? `{ const m = m${i};${smoke}\n}` : "";
+}
+
+const ATTW_FLAGS = ["--profile", "node16"];
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => join(repo, "node_modules", ".bin", name);
+const tempDirs = [];
+let failures = 0;
+
+function run(cmd, args, cwd) {
+  return execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+}
+
+function check(name, fn) {
+  process.stdout.write(`\n== check: ${name}\n`);
+  try {
+    const out = fn();
+    if (out) process.stdout.write(out.endsWith("\n") ? out : `${out}\n`);
+    process.stdout.write(`PASS: ${name}\n`);
+  } catch (error) {
+    failures += 1;
+    const e = /** @type {any} */ (error);
+    if (e.stdout) process.stdout.write(String(e.stdout));
+    if (e.stderr) process.stderr.write(String(e.stderr));
+    process.stderr.write(`FAIL: ${name}: ${e.message ?? e}\n`);
+  }
+}
+
+function tmp(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function cleanup() {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+}
+process.on("exit", cleanup);
+
+try {
+  if (!existsSync(join(repo, "dist"))) {
+    throw new Error("dist/ not found: run `npm run build` first");
+  }
+
+  // --- pack + install into a scratch consumer project -----------------------
+  const packDir = tmp("ignite-pack-");
+  const consumer = tmp("ignite-consumer-");
+  let tarball = "";
+  check("npm pack", () => {
+    run("npm", ["pack", "--silent", "--pack-destination", packDir], repo);
+    const tgz = readdirSync(packDir).filter((f) => f.endsWith(".tgz"));
+    if (tgz.length !== 1) throw new Error(`expected one tarball, got ${tgz.join(", ")}`);
+    tarball = join(packDir, tgz[0]);
+    return tarball;
+  });
+  if (!tarball) throw new Error("npm pack failed; cannot continue");
+
+  writeFileSync(
+    join(consumer, "package.json"),
+    JSON.stringify({ name: "consumer", version: "0.0.0", private: true, type: "module" }, null, 2),
+  );
+  check("npm install <tarball> in temp project", () =>
+    run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", tarball], consumer),
+  );
+
+  const entries = Object.entries(ENTRYPOINTS);
+
+  // --- (1) ESM ---------------------------------------------------------------
+  const esm = entries
+    .map(([spec, { values, objects }], i) => {
+      const names = [...values, ...objects];
+      return [
+        `import * as m${i} from ${JSON.stringify(spec)};`,
+        `import { ${names.join(", ")} } from ${JSON.stringify(spec)};`,
+        `void [${names.join(", ")}];`,
+        `check(${JSON.stringify(spec)}, m${i}, ${JSON.stringify(values)}, ${JSON.stringify(objects)});`,
+        smokeOf(i),
+      ].join("\n");
+    })
+    .join("\n");
+  writeFileSync(join(consumer, "esm-check.mjs"), `${assertHelper()}\n${esm}\n`);
+  check("ESM import", () => run(process.execPath, ["esm-check.mjs"], consumer));
+
+  // --- (2) CJS ---------------------------------------------------------------
+  const cjs = entries
+    .map(
+      ([spec, { values, objects }], i) =>
+        `const m${i} = require(${JSON.stringify(spec)});\n` +
+        `check(${JSON.stringify(spec)}, m${i}, ${JSON.stringify(values)}, ${JSON.stringify(objects)});\n` +
+        smokeOf(i),
+    )
+    .join("\n");
+  writeFileSync(join(consumer, "cjs-check.cjs"), `${assertHelper()}\n${cjs}\n`);
+  check("CJS require", () => run(process.execPath, ["cjs-check.cjs"], consumer));
+
+  // --- (3) TypeScript types (NodeNext + Bundler) ----------------------------
+  const ts = entries
+    .map(([spec, { values, objects, types }], i) => {
+      const lines = [];
+      const typeNames = Object.keys(types);
+      if (typeNames.length) {
+        lines.push(`import type { ${typeNames.join(", ")} } from ${JSON.stringify(spec)};`);
+        lines.push(`export type Uses${i} = [${Object.values(types).join(", ")}];`);
+        for (const [name, expr] of Object.entries(types)) {
+          lines.push(`export declare const use${i}_${name}: ${expr};`);
+        }
+      }
+      const names = [...values, ...objects];
+      if (names.length) {
+        lines.push(`import { ${names.join(", ")} } from ${JSON.stringify(spec)};`);
+        lines.push(`export const values${i} = [${names.join(", ")}] as const;`);
+      }
+      return lines.join("\n");
+    })
+    .join("\n");
+  writeFileSync(join(consumer, "types-check.ts"), `${ts}\n`);
+  for (const [moduleResolution, module] of [
+    ["NodeNext", "NodeNext"],
+    ["Bundler", "ESNext"],
+  ]) {
+    const tsconfig = `tsconfig.${moduleResolution.toLowerCase()}.json`;
+    writeFileSync(
+      join(consumer, tsconfig),
+      JSON.stringify(
+        {
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            target: "ES2022",
+            lib: ["ES2022"],
+            types: [],
+            module,
+            moduleResolution,
+            skipLibCheck: false,
+          },
+          files: ["types-check.ts"],
+        },
+        null,
+        2,
+      ),
+    );
+    check(`TypeScript types (moduleResolution ${moduleResolution})`, () =>
+      run(bin("tsc"), ["-p", tsconfig], consumer),
+    );
+  }
+
+  // --- (4) publint + attw (run from the repo with its own binaries) ---------
+  check("publint", () => run(bin("publint"), ["--strict"], repo));
+  check(`attw --pack . ${ATTW_FLAGS.join(" ")}`, () =>
+    run(bin("attw"), ["--pack", ".", ...ATTW_FLAGS], repo),
+  );
+} catch (error) {
+  failures += 1;
+  process.stderr.write(`FAIL: ${/** @type {Error} */ (error).message}\n`);
+}
+
+if (failures > 0) {
+  process.stderr.write(`\nverify-exports: ${failures} check(s) failed\n`);
+  process.exit(1);
+}
+process.stdout.write("\nverify-exports: all checks passed\n");
+
+function assertHelper() {
+  return `function check(spec, mod, fns, objs) {
+  for (const n of fns) {
+    if (typeof mod[n] !== "function") throw new Error(spec + ": expected export '" + n + "' to be a function, got " + typeof mod[n]);
+  }
+  for (const n of objs) {
+    if (typeof mod[n] !== "object" || mod[n] === null) throw new Error(spec + ": expected export '" + n + "' to be an object, got " + typeof mod[n]);
+  }
+  console.log(spec + ": ok (" + [...fns, ...objs].join(", ") + ")");
+}`;
+}

@@ -1,0 +1,109 @@
+/**
+ * Pure core, part one: the component's schema as the neutral manifest of what can be called now.
+ */
+import { err, ok, type Result } from "./result.js";
+import type {
+  AgentSchema,
+  CommandSchema,
+  InputValidator,
+  JsonSchema,
+  NeutralManifest,
+  NeutralTool,
+} from "./types.js";
+import { defaultValidator, schemaProblem } from "./validation.js";
+
+/** Options shared by the pure core functions. */
+export interface CoreOptions {
+  /** Validates inputs and checks schemas; ajv by default. */
+  validator?: InputValidator;
+}
+
+/** The input schema of a command that takes no argument. */
+export const NO_ARGUMENTS: JsonSchema = Object.freeze({
+  type: "object",
+  properties: Object.freeze({}),
+  additionalProperties: false,
+});
+
+/**
+ * The manifest for `schema` as it stands now, sorted by name. Gated commands are omitted unless
+ * `canExecute` returns `true` for them (a throw counts as unavailable); without `canExecute`
+ * every command is offered. Throws a `TypeError` naming the command when the schema is malformed:
+ * that is the application's bug, found here rather than at a model's call.
+ */
+export function buildManifest(
+  schema: AgentSchema,
+  canExecute?: (name: string) => boolean,
+  options: CoreOptions = {},
+): NeutralManifest {
+  const commands = commandsOf(schema);
+  if (!commands) throw new TypeError(NOT_A_SCHEMA);
+  const validator = options.validator ?? defaultValidator;
+  const tools: NeutralTool[] = [];
+  for (const name of Object.keys(commands).sort(byCodeUnit)) {
+    const command = readCommand(commands[name], validator);
+    if (!command.ok) throw new TypeError(`Command ${JSON.stringify(name)} ${command.error}`);
+    if (isAvailable(name, command.value, canExecute)) tools.push(toTool(name, command.value));
+  }
+  return tools;
+}
+
+const NOT_A_SCHEMA =
+  "getSchema() must return an object of the form { commands: { [name]: { description?, input?, gated? } } }";
+
+/** The `commands` record of a schema-shaped value, or `undefined`. */
+export function commandsOf(schema: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(schema) || !isRecord(schema.commands)) return undefined;
+  return schema.commands;
+}
+
+/** A declared command, checked; the error ends the sentence `Command "name" …`. */
+export function readCommand(
+  raw: unknown,
+  validator: InputValidator,
+): Result<CommandSchema, string> {
+  if (!isRecord(raw)) return err("must be declared as an object { description?, input?, gated? }");
+  const { description, input, gated } = raw;
+  if (description !== undefined && typeof description !== "string") {
+    return err("has a description that is not a string");
+  }
+  if (gated !== undefined && typeof gated !== "boolean") {
+    return err("has a `gated` flag that is not a boolean");
+  }
+  if (input === undefined) return ok({ description, gated });
+  if (!isRecord(input)) return err("has an input schema that is not a JSON Schema object");
+  const problem = schemaProblem(validator, input);
+  if (problem !== undefined) return err(`has an invalid input schema: ${problem}`);
+  return ok({ description, input, gated });
+}
+
+/** Whether `name` may be called now: ungated, or gated and `canExecute` says exactly `true`. */
+export function isAvailable(
+  name: string,
+  command: CommandSchema,
+  canExecute: ((name: string) => boolean) | undefined,
+): boolean {
+  if (command.gated !== true || canExecute === undefined) return true;
+  try {
+    return canExecute(name) === true;
+  } catch {
+    return false; // fail closed
+  }
+}
+
+function toTool(name: string, command: CommandSchema): NeutralTool {
+  const inputSchema = command.input ?? NO_ARGUMENTS;
+  const gated = command.gated === true;
+  return command.description === undefined
+    ? { name, inputSchema, gated }
+    : { name, description: command.description, inputSchema, gated };
+}
+
+// Not localeCompare: the order must not depend on the machine's locale. Keys are unique.
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : 1;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,85 @@
+/**
+ * Pure core, part two: a model's call checked against the schema, as a route to execute or the
+ * error that explains why not. Never throws, whatever the model sent.
+ */
+import { describe, executeFailed, invalidInput, unavailable, unknownCommand } from "./errors.js";
+import {
+  type CoreOptions,
+  commandsOf,
+  isAvailable,
+  NO_ARGUMENTS,
+  readCommand,
+} from "./manifest.js";
+import { err, ok, type Result } from "./result.js";
+import type { AgentSchema, InputValidator, NeutralToolCall, Route, ToolError } from "./types.js";
+import { checkInput, defaultValidator } from "./validation.js";
+
+/**
+ * Checks a call by command name and input, in this order: `UnknownCommand` (not an own command of
+ * the schema), `Unavailable` (gated and not available now), `InvalidInput` (every issue listed).
+ * A no-argument command accepts `undefined`, `null` and `{}` and routes `input: undefined`.
+ * Declared defaults are applied to a copy; `input` itself is never mutated.
+ */
+export function resolveCall(
+  schema: AgentSchema,
+  name: string,
+  input: unknown,
+  canExecute?: (name: string) => boolean,
+  options: CoreOptions = {},
+): Result<Route, ToolError> {
+  return resolveToolCall(
+    schema,
+    { name, input },
+    canExecute,
+    options.validator ?? defaultValidator,
+  );
+}
+
+/** `resolveCall` for a parsed call, honouring an `inputError` the dialect found. */
+export function resolveToolCall(
+  schema: AgentSchema,
+  call: Pick<NeutralToolCall, "name" | "input" | "inputError">,
+  canExecute: ((name: string) => boolean) | undefined,
+  validator: InputValidator,
+): Result<Route, ToolError> {
+  const name: unknown = call.name;
+  if (typeof name !== "string") return err(unknownCommand(`(a ${typeof name}, not a name)`));
+  try {
+    const commands = commandsOf(schema);
+    if (!commands || !Object.hasOwn(commands, name)) return err(unknownCommand(name));
+    const command = readCommand(commands[name], validator);
+    if (!command.ok) {
+      return err(applicationBug(name, `it ${command.error}`));
+    }
+    if (!isAvailable(name, command.value, canExecute)) return err(unavailable(name));
+    if (call.inputError !== undefined) {
+      return err(invalidInput(name, [{ path: "", message: call.inputError }]));
+    }
+    const { input } = call;
+    const inputSchema = command.value.input;
+    if (inputSchema === undefined && (input === undefined || input === null)) {
+      return ok({ command: name, input: undefined });
+    }
+    const checked = checkInput(validator, inputSchema ?? NO_ARGUMENTS, input);
+    if ("compileError" in checked) {
+      return err(
+        applicationBug(name, `its input schema does not compile: ${checked.compileError}`),
+      );
+    }
+    if (!checked.ok) return err(invalidInput(name, checked.error));
+    return ok({ command: name, input: inputSchema === undefined ? undefined : checked.value });
+  } catch (error) {
+    // Reached only through hostile values (a getter or proxy that throws while being validated).
+    return err(
+      invalidInput(name, [{ path: "", message: `could not be read: ${describe(error)}` }]),
+    );
+  }
+}
+
+function applicationBug(name: string, problem: string): ToolError {
+  return executeFailed(
+    name,
+    undefined,
+    `${problem}. This is a bug in the application, not in your call.`,
+  );
+}
