@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 // Every ```ts block in the README and docs/ is a complete module: it must type-check against the
 // package's public entrypoints and run without throwing, exactly as written.
 const root = join(import.meta.dirname, "../..");
-const out = join(import.meta.dirname, ".snippets");
+// One directory per run, so parallel runs never delete each other's snippets.
+const out = join(import.meta.dirname, ".snippets", String(process.pid));
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -9,6 +9,7 @@ import { resolveToolCall } from "./route.js";
 import type {
   AgentComponent,
   AgentSchema,
+  LoopDialect,
   NeutralManifest,
   NeutralToolCall,
   Observation,
@@ -48,6 +49,23 @@ export interface DialectToolBridge<S, E extends RuntimeEvent, ToolDefs, Response
   handleToolCalls(response: Response): Promise<ResultBlock[]>;
 }
 
+/** A component bridged to a provider format that can also carry the conversation. */
+export interface LoopToolBridge<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock, Message>
+  extends DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> {
+  /** `messages` followed by the model's turn, unchanged, and its result blocks. */
+  appendTurn(
+    messages: readonly Message[],
+    response: Response,
+    results: readonly ResultBlock[],
+  ): Message[];
+}
+
+/** Bridges `component` to a provider's tool and message format through `dialect`. */
+export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock, Message>(
+  component: AgentComponent<S, E>,
+  dialect: LoopDialect<ToolDefs, Response, ResultBlock, Message>,
+  options?: IgniteToolsOptions,
+): LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
 /** Bridges `component` to a provider's tool format through `dialect`. */
 export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock>(
   component: AgentComponent<S, E>,
@@ -60,11 +78,16 @@ export function igniteTools<S, E extends RuntimeEvent>(
   dialect?: undefined,
   options?: IgniteToolsOptions,
 ): ToolBridge<S, E>;
-export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock>(
+export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock, Message>(
   component: AgentComponent<S, E>,
-  dialect?: ToolDialect<ToolDefs, Response, ResultBlock>,
+  dialect?:
+    | ToolDialect<ToolDefs, Response, ResultBlock>
+    | LoopDialect<ToolDefs, Response, ResultBlock, Message>,
   options: IgniteToolsOptions = {},
-): ToolBridge<S, E> | DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> {
+):
+  | ToolBridge<S, E>
+  | DialectToolBridge<S, E, ToolDefs, Response, ResultBlock>
+  | LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message> {
   const validator = options.validator ?? defaultValidator;
   // Read fresh on every use: availability is a property of the component's state right now.
   const canExecute = () =>
@@ -116,7 +139,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const parseToolCalls = (response: Response) => dialect.parseToolCalls(response, declared());
   const toToolResult = (call: NeutralToolCall, result: Result<Observation<S, E>, ToolError>) =>
     dialect.toToolResult(call, result);
-  return {
+  const withDialect: DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> = {
     ...bridge,
     toToolDefs: () => dialect.toToolDefs(manifest()),
     parseToolCalls,
@@ -127,6 +150,9 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
         parseToolCalls(response).map(async (call) => toToolResult(call, await invoke(call))),
       ),
   };
+  if (!("appendTurn" in dialect) || typeof dialect.appendTurn !== "function") return withDialect;
+  const { appendTurn } = dialect;
+  return { ...withDialect, appendTurn: appendTurn.bind(dialect) };
 }
 
 function observe<S, E extends RuntimeEvent>(

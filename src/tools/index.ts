@@ -7,6 +7,7 @@ export {
   type DialectToolBridge,
   type IgniteToolsOptions,
   igniteTools,
+  type LoopToolBridge,
   type ToolBridge,
 } from "./igniteTools.js";
 export { buildManifest, type CoreOptions } from "./manifest.js";
@@ -20,6 +21,7 @@ export type {
   InputCheck,
   InputValidator,
   JsonSchema,
+  LoopDialect,
   NeutralManifest,
   NeutralTool,
   NeutralToolCall,

@@ -112,6 +112,24 @@ export interface ToolDialect<ToolDefs, Response, ResultBlock> {
   toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): ResultBlock;
 }
 
+/**
+ * A dialect that can also carry a conversation, so an agent loop never needs to know a provider's
+ * message format.
+ */
+export interface LoopDialect<ToolDefs, Response, ResultBlock, Message>
+  extends ToolDialect<ToolDefs, Response, ResultBlock> {
+  /**
+   * `messages` followed by the model's turn exactly as it was received (reasoning and signature
+   * parts included, which providers require back) and then the result blocks, in the provider's
+   * message format. Returns a new array; `messages` is not changed.
+   */
+  appendTurn(
+    messages: readonly Message[],
+    response: Response,
+    results: readonly ResultBlock[],
+  ): Message[];
+}
+
 /** A compiled input check: the input (with declared defaults applied) or its issues. */
 export type InputCheck = (input: unknown) => Result<unknown, ValidationIssue[]>;
 

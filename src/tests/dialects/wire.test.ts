@@ -1,0 +1,464 @@
+import { describe, expect, it } from "vitest";
+import {
+  configurable,
+  decodeArguments,
+  errorText,
+  GEMINI_NAMES,
+  MCP_NAMES,
+  needsWrapping,
+  OPENAI_NAMES,
+  resultText,
+  toJsonText,
+  toNeutralCall,
+  toWire,
+} from "../../tools/dialects/wire.js";
+import { buildManifest, err, ok, type NeutralManifest, resolveCall } from "../../tools/index.js";
+
+const manifestOf = (
+  commands: Record<string, { input?: Record<string, unknown> }>,
+): NeutralManifest => buildManifest({ commands });
+
+const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+describe("provider-safe names", () => {
+  it("keeps names the provider accepts exactly as they are", () => {
+    const wire = toWire(manifestOf({ increment: {}, "set-limit": {}, reset_all: {} }), {
+      names: OPENAI_NAMES,
+    });
+    expect(wire.tools.map((tool) => tool.name)).toEqual(["increment", "reset_all", "set-limit"]);
+  });
+
+  it("maps names with dots, slashes and spaces to safe names that stay distinct", () => {
+    const commands = { "todo.add": {}, "todo add": {}, "todo/add": {}, todo_add: {} };
+    const wire = toWire(manifestOf(commands), { names: OPENAI_NAMES });
+    const names = wire.tools.map((tool) => tool.name);
+    expect(new Set(names).size).toBe(4);
+    for (const name of names) expect(name).toMatch(OPENAI_NAME);
+    expect(wire.tools.find((tool) => tool.tool.name === "todo_add")?.name).toBe("todo_add");
+    expect(wire.tools.find((tool) => tool.tool.name === "todo.add")?.name).toMatch(
+      /^todo_add_[0-9a-z]+$/,
+    );
+  });
+
+  it("maps the same command to the same name on every turn, whatever else is offered", () => {
+    const alone = toWire(manifestOf({ "todo.add": {} }), { names: OPENAI_NAMES });
+    const crowded = toWire(manifestOf({ "todo.add": {}, "todo.remove": {}, zz: {} }), {
+      names: OPENAI_NAMES,
+    });
+    expect(crowded.tools[0]?.name).toBe(alone.tools[0]?.name);
+  });
+
+  it("shortens a 90-character name to the provider's limit and keeps two such names apart", () => {
+    const long = "a".repeat(90);
+    const wire = toWire(manifestOf({ [long]: {}, [`${long}b`]: {} }), { names: OPENAI_NAMES });
+    const [first, second] = wire.tools.map((tool) => tool.name);
+    expect(first).toMatch(OPENAI_NAME);
+    expect(second).toMatch(OPENAI_NAME);
+    expect(first).not.toBe(second);
+  });
+
+  it("never lets a mapped name take a name that a command really has", () => {
+    const mappedForm =
+      toWire(manifestOf({ "a.b": {} }), { names: OPENAI_NAMES }).tools[0]?.name ?? "";
+    const wire = toWire(manifestOf({ "a.b": {}, [mappedForm]: {} }), { names: OPENAI_NAMES });
+    expect(wire.byName.get(mappedForm)?.tool.name).toBe(mappedForm);
+    expect(wire.tools.find((tool) => tool.tool.name === "a.b")?.name).not.toBe(mappedForm);
+  });
+
+  it("follows each provider's rule: Gemini needs a letter or _ first, MCP keeps dots", () => {
+    expect(toWire(manifestOf({ "1st": {} }), { names: GEMINI_NAMES }).tools[0]?.name).toMatch(
+      /^_1st_/,
+    );
+    expect(toWire(manifestOf({ "todo.add": {} }), { names: GEMINI_NAMES }).tools[0]?.name).toBe(
+      "todo.add",
+    );
+    expect(toWire(manifestOf({ "todo.add": {} }), { names: MCP_NAMES }).tools[0]?.name).toBe(
+      "todo.add",
+    );
+    expect(toWire(manifestOf({ "set limit": {} }), { names: MCP_NAMES }).tools[0]?.name).toMatch(
+      /^set_limit_/,
+    );
+  });
+
+  it("maps a provider name back to its command, and leaves a name never offered unmapped", () => {
+    const manifest = manifestOf({ "todo.add": {} });
+    const wire = toWire(manifest, { names: OPENAI_NAMES });
+    const safe = wire.tools[0]?.name ?? "";
+    expect(toNeutralCall(wire, { id: "1", name: safe, args: {} })).toEqual({
+      id: "1",
+      name: "todo.add",
+      toolName: safe,
+      input: {},
+    });
+    const stranger = toNeutralCall(wire, { name: "todo_add", args: {} });
+    expect(stranger).toEqual({ name: "todo_add", input: {} });
+    expect(resolveCall({ commands: { "todo.add": {} } }, stranger.name, stranger.input).ok).toBe(
+      false,
+    );
+  });
+});
+
+describe("inputs the provider cannot take as they are", () => {
+  it.each([
+    [{ type: "number" }, true],
+    [{ type: "array", items: { type: "string" } }, true],
+    [{ anyOf: [{ type: "string" }, { type: "number" }] }, true],
+    [{ type: "object", oneOf: [{ required: ["a"] }, { required: ["b"] }] }, true],
+    [{ enum: ["a", "b"] }, true],
+    [{}, true],
+    [{ type: "object", properties: { value: { type: "number" } } }, false],
+  ])("wraps %j: %s", (schema, wrapped) => {
+    expect(needsWrapping(schema)).toBe(wrapped);
+  });
+
+  it("wraps a scalar as { value } and unwraps it on the way back", () => {
+    const wire = toWire(manifestOf({ setLimit: { input: { type: "number", maximum: 12 } } }), {
+      names: OPENAI_NAMES,
+    });
+    expect(wire.tools[0]?.parameters).toEqual({
+      type: "object",
+      properties: { value: { type: "number", maximum: 12 } },
+      required: ["value"],
+      additionalProperties: false,
+    });
+    expect(toNeutralCall(wire, { name: "setLimit", args: { value: 7 } }).input).toBe(7);
+  });
+
+  it("keeps $defs at the root so the wrapped schema's references still resolve", () => {
+    const input = { $ref: "#/$defs/point", $defs: { point: { type: "object" } } };
+    const wire = toWire(manifestOf({ move: { input } }), { names: OPENAI_NAMES });
+    expect(wire.tools[0]?.parameters).toMatchObject({
+      properties: { value: { $ref: "#/$defs/point" } },
+      $defs: { point: { type: "object" } },
+    });
+  });
+
+  it("keeps $schema and draft-07 definitions at the root of a wrapped schema", () => {
+    const input = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "array",
+      items: { $ref: "#/definitions/tag" },
+      definitions: { tag: { type: "string" } },
+    };
+    const wire = toWire(manifestOf({ tag: { input } }), { names: OPENAI_NAMES });
+    expect(wire.tools[0]?.parameters).toEqual({
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { value: { type: "array", items: { $ref: "#/definitions/tag" } } },
+      required: ["value"],
+      additionalProperties: false,
+      definitions: { tag: { type: "string" } },
+    });
+  });
+
+  it("never unwraps an object command that has its own value property", () => {
+    const input = { type: "object", properties: { value: { type: "number" } } };
+    const wire = toWire(manifestOf({ set: { input } }), { names: OPENAI_NAMES });
+    expect(toNeutralCall(wire, { name: "set", args: { value: 3 } }).input).toEqual({ value: 3 });
+  });
+
+  it("reports a wrapped call whose arguments lack value as unreadable input", () => {
+    const wire = toWire(manifestOf({ setLimit: { input: { type: "number" } } }), {
+      names: OPENAI_NAMES,
+    });
+    expect(toNeutralCall(wire, { name: "setLimit", args: { limit: 3 } })).toMatchObject({
+      input: undefined,
+      inputError: 'arguments must be an object { "value": ... }',
+    });
+  });
+});
+
+describe("strict mode", () => {
+  const input = {
+    type: "object",
+    properties: {
+      title: { type: "string" },
+      due: { type: "string", format: "date" },
+      tags: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { label: { type: "string" } },
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ["title"],
+    additionalProperties: false,
+  };
+
+  it("closes every object, requires every property and makes optional ones nullable", () => {
+    const [tool] = toWire(manifestOf({ add: { input } }), {
+      names: OPENAI_NAMES,
+      strict: true,
+    }).tools;
+    expect(tool?.strict).toBe(true);
+    expect(tool?.parameters).toEqual({
+      type: "object",
+      properties: {
+        title: { type: "string" },
+        due: { anyOf: [{ type: "string", format: "date" }, { type: "null" }] },
+        tags: {
+          anyOf: [
+            {
+              type: "array",
+              items: {
+                type: "object",
+                properties: { label: { anyOf: [{ type: "string" }, { type: "null" }] } },
+                required: ["label"],
+                additionalProperties: false,
+              },
+            },
+            { type: "null" },
+          ],
+        },
+      },
+      required: ["title", "due", "tags"],
+      additionalProperties: false,
+    });
+  });
+
+  it("maps the nulls of optional properties back to absent, at every depth", () => {
+    const wire = toWire(manifestOf({ add: { input } }), { names: OPENAI_NAMES, strict: true });
+    const call = toNeutralCall(wire, {
+      name: "add",
+      args: { title: "x", due: null, tags: [{ label: null }] },
+    });
+    expect(call.input).toEqual({ title: "x", tags: [{}] });
+  });
+
+  it("falls back to the plain schema for a tool strict mode cannot express", () => {
+    const openMap = { type: "object", additionalProperties: { type: "number" } };
+    const [tool] = toWire(manifestOf({ scores: { input: openMap } }), {
+      names: OPENAI_NAMES,
+      strict: true,
+    }).tools;
+    expect(tool).toMatchObject({ strict: false, parameters: openMap });
+    const call = toNeutralCall(
+      toWire(manifestOf({ scores: { input: openMap } }), { names: OPENAI_NAMES, strict: true }),
+      {
+        name: "scores",
+        args: { a: null },
+      },
+    );
+    expect(call.input).toEqual({ a: null });
+  });
+
+  it("follows local $refs when mapping nulls back", () => {
+    const withRef = {
+      type: "object",
+      properties: { at: { $ref: "#/$defs/point" } },
+      required: ["at"],
+      additionalProperties: false,
+      $defs: {
+        point: {
+          type: "object",
+          properties: { x: { type: "number" }, label: { type: "string" } },
+          required: ["x"],
+          additionalProperties: false,
+        },
+      },
+    };
+    const wire = toWire(manifestOf({ mark: { input: withRef } }), {
+      names: OPENAI_NAMES,
+      strict: true,
+    });
+    expect(wire.tools[0]?.strict).toBe(true);
+    expect(
+      toNeutralCall(wire, { name: "mark", args: { at: { x: 1, label: null } } }).input,
+    ).toEqual({ at: { x: 1 } });
+  });
+
+  it("converts anyOf branches and $defs, and falls back when any of them cannot be strict", () => {
+    const union = {
+      type: "object",
+      properties: { target: { anyOf: [{ type: "string" }, { $ref: "#/$defs/room" }] } },
+      required: ["target"],
+      additionalProperties: false,
+      $defs: {
+        room: {
+          type: "object",
+          properties: { id: { type: "string" } },
+          additionalProperties: false,
+        },
+      },
+    };
+    const [strict] = toWire(manifestOf({ go: { input: union } }), {
+      names: OPENAI_NAMES,
+      strict: true,
+    }).tools;
+    expect(strict?.strict).toBe(true);
+    expect(strict?.parameters.$defs).toEqual({
+      room: {
+        type: "object",
+        properties: { id: { anyOf: [{ type: "string" }, { type: "null" }] } },
+        required: ["id"],
+        additionalProperties: false,
+      },
+    });
+    const openDef = { ...union, $defs: { room: { type: "object" } } };
+    const openBranch = { ...union, properties: { target: { anyOf: [{ type: "object" }] } } };
+    const openItems = { type: "array", items: { type: "object" } };
+    const notStrict = {
+      type: "object",
+      properties: { a: { not: { type: "null" } } },
+      additionalProperties: false,
+    };
+    for (const input of [openDef, openBranch, openItems, notStrict]) {
+      expect(
+        toWire(manifestOf({ go: { input } }), { names: OPENAI_NAMES, strict: true }).tools[0]
+          ?.strict,
+      ).toBe(false);
+    }
+  });
+
+  it("wraps and strictifies a scalar, keeping the value itself required", () => {
+    const wire = toWire(manifestOf({ setLimit: { input: { type: "number" } } }), {
+      names: OPENAI_NAMES,
+      strict: true,
+    });
+    expect(wire.tools[0]).toMatchObject({ strict: true, wrapped: true });
+    expect(toNeutralCall(wire, { name: "setLimit", args: { value: 4 } }).input).toBe(4);
+  });
+});
+
+describe("arguments sent as JSON text", () => {
+  it.each([
+    ["", { args: {} }],
+    ["  ", { args: {} }],
+    ['{"by":2}', { args: { by: 2 } }],
+  ])("reads %j", (text, expected) => {
+    expect(decodeArguments(text)).toEqual(expected);
+  });
+
+  it.each([
+    ["null", "arguments must be a JSON object, not null"],
+    ["[1]", "arguments must be a JSON object, not an array"],
+    ["3", "arguments must be a JSON object, not a number"],
+    ['{"by": 2', "arguments were not valid JSON (possibly cut off); send a complete JSON object"],
+  ])("answers %j with an error the model can act on", (text, argsError) => {
+    expect(decodeArguments(text)).toEqual({ args: undefined, argsError });
+  });
+
+  it("takes arguments that arrive already decoded", () => {
+    expect(decodeArguments({ by: 1 })).toEqual({ args: { by: 1 } });
+    expect(decodeArguments(42).argsError).toMatch(/JSON object encoded as a string/);
+  });
+
+  it("carries an arguments error into the neutral call, for known and unknown tools", () => {
+    const wire = toWire(manifestOf({ go: {} }), { names: OPENAI_NAMES });
+    expect(toNeutralCall(wire, { name: "go", args: undefined, argsError: "bad" })).toEqual({
+      name: "go",
+      input: undefined,
+      inputError: "bad",
+    });
+    expect(
+      toNeutralCall(wire, { name: "nope", args: undefined, argsError: "bad" }).inputError,
+    ).toBe("bad");
+  });
+});
+
+describe("what the model reads back", () => {
+  it("encodes a success as the observation in compact JSON", () => {
+    expect(resultText({ name: "go", input: {} }, ok({ snapshot: { n: 1 }, events: [] }))).toBe(
+      '{"snapshot":{"n":1},"events":[]}',
+    );
+  });
+
+  it("starts an error with its kind and lists the issues of invalid input", () => {
+    const error = resolveCall(
+      { commands: { go: { input: { type: "number", maximum: 2 } } } },
+      "go",
+      3,
+    );
+    if (error.ok) throw new Error("expected an error");
+    expect(resultText({ name: "go", input: 3 }, error)).toBe(
+      'Error (InvalidInput): Invalid input for "go": input must be <= 2. Fix the input and call again.\n' +
+        'Issues: [{"path":"","message":"must be <= 2","keyword":"maximum"}]',
+    );
+  });
+
+  it("names the tool as the provider knows it", () => {
+    const error = resolveCall({ commands: { "todo.add": {} } }, "todo.add", 5);
+    if (error.ok) throw new Error("expected an error");
+    expect(
+      errorText({ name: "todo.add", toolName: "todo_add_1x", input: 5 }, error.error),
+    ).toContain('Invalid input for "todo_add_1x"');
+  });
+
+  it("encodes what JSON cannot by one rule, and never throws", () => {
+    const circular: Record<string, unknown> = { name: "loop" };
+    circular.self = circular;
+    const value = {
+      big: 10n ** 20n,
+      missing: undefined,
+      fn: () => 1,
+      nan: Number.NaN,
+      when: new Date("2026-12-02T10:00:00Z"),
+      map: new Map<unknown, unknown>([
+        ["a", 1],
+        [2, new Set([1, 2])],
+      ]),
+      error: Object.assign(new Error("boom"), { stack: "at secret.js:1" }),
+      circular,
+      list: [undefined, () => 1, Symbol("s")],
+      shared: [{ x: 1 }],
+    };
+    expect(JSON.parse(toJsonText(value))).toEqual({
+      big: "100000000000000000000",
+      nan: null,
+      when: "2026-12-02T10:00:00.000Z",
+      map: { a: 1, "2": [1, 2] },
+      error: { name: "Error", message: "boom" },
+      circular: { name: "loop", self: "[Circular]" },
+      list: [null, null, null],
+      shared: [{ x: 1 }],
+    });
+    expect(toJsonText(undefined)).toBe("null");
+  });
+
+  it("cuts nesting past 64 levels and marks values that throw when read", () => {
+    let deep: unknown = "bottom";
+    for (let level = 0; level < 100; level++) deep = { deep };
+    expect(toJsonText(deep)).toContain('"[Too deep]"');
+    const hostile = {
+      get boom() {
+        throw new Error("no");
+      },
+    };
+    expect(toJsonText({ hostile })).toBe('{"hostile":"[Unreadable]"}');
+    expect(
+      toJsonText({
+        ok: 1,
+        bad: {
+          toJSON: () => {
+            throw new Error("x");
+          },
+        },
+      }),
+    ).toBe('{"ok":1,"bad":"[Unreadable]"}');
+  });
+
+  it("never puts an error's stack in what the model reads", () => {
+    const cause = new Error("disk full");
+    const text = resultText(
+      { name: "save", input: {} },
+      err({
+        kind: "ExecuteFailed",
+        name: "save",
+        message: 'Command "save" failed: disk full',
+        cause,
+      }),
+    );
+    expect(text).toBe('Error (ExecuteFailed): Command "save" failed: disk full');
+  });
+});
+
+describe("configurable dialects", () => {
+  it("is the default dialect and a factory for configured ones", () => {
+    const make = (options?: { loud?: boolean }) => ({ shout: options?.loud === true });
+    const dialect = configurable(make);
+    expect(dialect.shout).toBe(false);
+    expect(dialect({ loud: true }).shout).toBe(true);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * What the model reads back: one shared rule for turning any observation or error into text,
+ * which never throws and never leaks a stack trace.
+ */
+import type { Result } from "../result.js";
+import type { NeutralToolCall, Observation, ToolError } from "../types.js";
+
+const MAX_DEPTH = 64;
+
+/**
+ * Any JavaScript value as JSON-compatible data, by one rule: JSON's own (`toJSON`, `undefined`
+ * and functions dropped, non-finite numbers as `null`), plus `BigInt` as its decimal string,
+ * `Map` as an object keyed by `String(key)`, `Set` as an array, an `Error` as `{ name, message }`
+ * (never its stack), a circular reference as `"[Circular]"`, nesting past 64 levels as
+ * `"[Too deep]"`, and anything that throws while being read as `"[Unreadable]"`.
+ */
+export function toJsonValue(value: unknown): unknown {
+  return encode(value, [], 0);
+}
+
+function encode(value: unknown, ancestors: object[], depth: number): unknown {
+  try {
+    if (typeof value === "bigint") return value.toString();
+    if (typeof value === "number") return Number.isFinite(value) ? value : null;
+    if (typeof value !== "object" || value === null) {
+      return typeof value === "function" || typeof value === "symbol" ? undefined : value;
+    }
+    if (ancestors.includes(value)) return "[Circular]";
+    if (depth >= MAX_DEPTH) return "[Too deep]";
+    if (value instanceof Error) return { name: value.name, message: value.message };
+    const toJSON: unknown = Reflect.get(value, "toJSON");
+    if (typeof toJSON === "function") return encode(toJSON.call(value), ancestors, depth);
+    ancestors.push(value);
+    try {
+      if (Array.isArray(value) || value instanceof Set) {
+        return Array.from(value, (item) => encode(item, ancestors, depth + 1) ?? null);
+      }
+      const entries = value instanceof Map ? value.entries() : Object.entries(value);
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of entries) {
+        const encoded = encode(item, ancestors, depth + 1);
+        if (encoded !== undefined) {
+          Object.defineProperty(out, String(key), {
+            value: encoded,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
+      }
+      return out;
+    } finally {
+      ancestors.pop();
+    }
+  } catch {
+    return "[Unreadable]";
+  }
+}
+
+/** `toJsonValue` as compact JSON text; `undefined` encodes as `null`. */
+export function toJsonText(value: unknown): string {
+  return JSON.stringify(toJsonValue(value) ?? null);
+}
+
+/** The text a model reads for an error: a clear first line, then the issues it can fix. */
+export function errorText(call: NeutralToolCall, error: ToolError): string {
+  // The model knows the tool by its provider name; say that name where the message quotes it.
+  const message =
+    call.toolName === undefined
+      ? error.message
+      : error.message.replaceAll(JSON.stringify(call.name), JSON.stringify(call.toolName));
+  const first = `Error (${error.kind}): ${message}`;
+  return error.kind === "InvalidInput" ? `${first}\nIssues: ${toJsonText(error.issues)}` : first;
+}
+
+/** The text a model reads for a call's outcome: the observation as compact JSON, or the error. */
+export function resultText(call: NeutralToolCall, result: Result<Observation, ToolError>): string {
+  return result.ok ? toJsonText(result.value) : errorText(call, result.error);
+}

@@ -1,0 +1,78 @@
+/**
+ * Provider-safe tool names. Commands are free strings (`todo.add`, `set limit`); providers are
+ * not. Each command maps to a name the provider accepts — deterministically, reversibly through
+ * the manifest, and without collisions — and a name that was never offered maps to nothing.
+ */
+import type { NeutralManifest } from "../types.js";
+
+/** What a provider accepts as a tool name. */
+export interface NameRule {
+  /** Matches one character the provider does not accept (global). */
+  readonly invalid: RegExp;
+  /** What the first character must be, when the provider restricts it. */
+  readonly start?: RegExp;
+  readonly maxLength: number;
+}
+
+/** OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`. */
+export const OPENAI_NAMES: NameRule = { invalid: /[^a-zA-Z0-9_-]/g, maxLength: 64 };
+/** Gemini: a letter or `_`, then letters, digits, `_ . : -`; 64 is the limit of older endpoints. */
+export const GEMINI_NAMES: NameRule = {
+  invalid: /[^a-zA-Z0-9_.:-]/g,
+  start: /^[a-zA-Z_]/,
+  maxLength: 64,
+};
+/** MCP: `[A-Za-z0-9_.-]{1,128}`. */
+export const MCP_NAMES: NameRule = { invalid: /[^a-zA-Z0-9_.-]/g, maxLength: 128 };
+
+function isSafe(name: string, rule: NameRule): boolean {
+  rule.invalid.lastIndex = 0;
+  return (
+    name.length > 0 &&
+    name.length <= rule.maxLength &&
+    !rule.invalid.test(name) &&
+    (rule.start?.test(name) ?? true)
+  );
+}
+
+/** 32-bit FNV-1a, in base 36: a short, stable fingerprint of the original name. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(36);
+}
+
+function mapped(name: string, rule: NameRule, salt: number): string {
+  const tag = `_${fingerprint(salt === 0 ? name : `${salt}:${name}`)}`;
+  let base = name.replace(rule.invalid, "_");
+  if (rule.start && !rule.start.test(base)) base = `_${base}`;
+  return base.slice(0, rule.maxLength - tag.length) + tag;
+}
+
+/**
+ * The provider name of every tool in the manifest. A name the provider accepts is kept as it
+ * is; any other becomes its sanitised form plus a fingerprint of the original, so `todo.add` and
+ * `todo add` stay distinct. Kept names are claimed first, so a mapped name never takes one.
+ */
+export function providerNames(manifest: NeutralManifest, rule: NameRule): Map<string, string> {
+  const byCommand = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const { name } of manifest) {
+    if (isSafe(name, rule)) {
+      byCommand.set(name, name);
+      taken.add(name);
+    }
+  }
+  for (const { name } of manifest) {
+    if (byCommand.has(name)) continue;
+    let salt = 0;
+    let candidate = mapped(name, rule, salt);
+    while (taken.has(candidate)) candidate = mapped(name, rule, ++salt);
+    byCommand.set(name, candidate);
+    taken.add(candidate);
+  }
+  return byCommand;
+}

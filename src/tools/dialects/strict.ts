@@ -1,0 +1,129 @@
+/**
+ * Strict mode (OpenAI structured outputs, Anthropic `strict`): every object closed, every
+ * property required, optional properties made nullable — and the nulls of originally optional
+ * properties mapped back to absent, so the component sees exactly its own schema.
+ */
+import type { JsonSchema } from "../types.js";
+
+// Keywords strict mode cannot express; a schema using any of them is sent non-strict.
+const UNSUPPORTED = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "oneOf",
+  "allOf",
+  "dependentRequired",
+  "dependentSchemas",
+  "patternProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "prefixItems",
+  "minProperties",
+  "maxProperties",
+];
+
+const cache = new WeakMap<JsonSchema, JsonSchema | null>();
+
+/** `schema` in strict form, or `undefined` when strict mode cannot express it. */
+export function toStrictSchema(schema: JsonSchema): JsonSchema | undefined {
+  let strict = cache.get(schema);
+  if (strict === undefined) {
+    const converted = strictOf(schema);
+    strict = isRecord(converted) ? converted : null;
+    cache.set(schema, strict);
+  }
+  return strict ?? undefined;
+}
+
+const NOT_STRICT = Symbol("not strict");
+
+// Schemas reaching here passed meta-schema validation, so keyword values have their JSON Schema
+// types (`anyOf` is an array, `$defs` an object).
+function strictOf(schema: unknown): unknown {
+  if (!isRecord(schema)) return NOT_STRICT;
+  if (UNSUPPORTED.some((keyword) => keyword in schema)) return NOT_STRICT;
+  const out: Record<string, unknown> = { ...schema };
+  for (const key of ["$defs", "definitions"] as const) {
+    const defs = schema[key];
+    if (!isRecord(defs)) continue;
+    const converted: Record<string, unknown> = {};
+    for (const [name, def] of Object.entries(defs)) {
+      const strict = strictOf(def);
+      if (strict === NOT_STRICT) return NOT_STRICT;
+      converted[name] = strict;
+    }
+    out[key] = converted;
+  }
+  if (Array.isArray(schema.anyOf)) {
+    const branches = schema.anyOf.map(strictOf);
+    if (branches.includes(NOT_STRICT)) return NOT_STRICT;
+    out.anyOf = branches;
+  }
+  if (schema.items !== undefined) {
+    const items = strictOf(schema.items);
+    if (items === NOT_STRICT) return NOT_STRICT;
+    out.items = items;
+  }
+  if (schema.type === "object" || schema.properties !== undefined) {
+    // An open map (additional properties allowed, or no declared properties) has no strict form.
+    if (schema.additionalProperties !== false || !isRecord(schema.properties)) return NOT_STRICT;
+    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const properties: Record<string, unknown> = {};
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const strict = strictOf(property);
+      if (strict === NOT_STRICT) return NOT_STRICT;
+      properties[name] = required.has(name) ? strict : { anyOf: [strict, { type: "null" }] };
+    }
+    out.properties = properties;
+    out.required = Object.keys(properties);
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+/**
+ * `input` with the `null`s a strict-mode model sent for optional properties of `schema` removed
+ * (on a copy), following local `$ref`s. Properties inside `anyOf` branches are left as they are.
+ */
+export function dropOptionalNulls(schema: JsonSchema, input: unknown): unknown {
+  return strip(schema, input, schema, 0);
+}
+
+function strip(schema: unknown, value: unknown, root: JsonSchema, depth: number): unknown {
+  if (!isRecord(schema) || depth > 64) return value;
+  const target = resolve(schema, root);
+  if (Array.isArray(value)) {
+    return value.map((item) => strip(target.items, item, root, depth + 1));
+  }
+  if (!isRecord(value) || !isRecord(target.properties)) return value;
+  const properties = target.properties;
+  const required = new Set(Array.isArray(target.required) ? target.required : []);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const known = Object.hasOwn(properties, key);
+    if (item === null && known && !required.has(key)) continue;
+    Object.defineProperty(out, key, {
+      value: known ? strip(properties[key], item, root, depth + 1) : item,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+function resolve(schema: Record<string, unknown>, root: JsonSchema): Record<string, unknown> {
+  const ref = schema.$ref;
+  if (typeof ref !== "string" || !ref.startsWith("#/")) return schema;
+  let node: unknown = root;
+  for (const segment of ref.slice(2).split("/")) {
+    const key = segment.replaceAll("~1", "/").replaceAll("~0", "~");
+    node = isRecord(node) ? node[key] : undefined;
+  }
+  return isRecord(node) ? node : schema;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

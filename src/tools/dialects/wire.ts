@@ -1,0 +1,164 @@
+/**
+ * The shared machinery of every provider dialect: the manifest as the provider must see it
+ * (safe names, object-rooted schemas, optionally strict) and provider calls mapped back to it.
+ */
+import type { JsonSchema, NeutralManifest, NeutralTool, NeutralToolCall } from "../types.js";
+import { type NameRule, providerNames } from "./names.js";
+import { dropOptionalNulls, toStrictSchema } from "./strict.js";
+
+export { errorText, resultText, toJsonText, toJsonValue } from "./encode.js";
+export { GEMINI_NAMES, MCP_NAMES, type NameRule, OPENAI_NAMES } from "./names.js";
+
+/** One tool as a provider sees it. */
+export interface WireTool {
+  readonly tool: NeutralTool;
+  /** The provider-safe name. */
+  readonly name: string;
+  /** Whether the input is wrapped as `{ value }` because its root is not a plain object. */
+  readonly wrapped: boolean;
+  /** Whether `parameters` is in strict form. */
+  readonly strict: boolean;
+  /** The object-rooted schema the provider is given. */
+  readonly parameters: JsonSchema;
+}
+
+/** How a dialect wants the manifest presented. */
+export interface WireOptions {
+  readonly names: NameRule;
+  /** Emit strict-mode schemas where strict mode can express them. */
+  readonly strict?: boolean;
+}
+
+/** The manifest as a provider sees it, and the way back from a provider name. */
+export interface WireManifest {
+  readonly tools: readonly WireTool[];
+  readonly byName: ReadonlyMap<string, WireTool>;
+}
+
+/** The manifest with provider-safe names, wrapped scalar inputs and (optionally) strict schemas. */
+export function toWire(manifest: NeutralManifest, options: WireOptions): WireManifest {
+  const names = providerNames(manifest, options.names);
+  const tools = manifest.map((tool): WireTool => {
+    const wrapped = needsWrapping(tool.inputSchema);
+    const object = wrapped ? wrap(tool.inputSchema) : tool.inputSchema;
+    const strict = options.strict ? toStrictSchema(object) : undefined;
+    return {
+      tool,
+      name: names.get(tool.name) ?? tool.name,
+      wrapped,
+      strict: strict !== undefined,
+      parameters: strict ?? object,
+    };
+  });
+  return { tools, byName: new Map(tools.map((tool) => [tool.name, tool])) };
+}
+
+// Providers take only an object at the root, and Anthropic rejects a root union even on one.
+const ROOT_COMBINATORS = ["oneOf", "anyOf", "allOf", "not", "enum", "const", "if", "$ref"];
+
+/** Whether a schema's root is something other than a plain object and must be wrapped. */
+export function needsWrapping(schema: JsonSchema): boolean {
+  return schema.type !== "object" || ROOT_COMBINATORS.some((keyword) => keyword in schema);
+}
+
+const cache = new WeakMap<JsonSchema, JsonSchema>();
+
+function wrap(schema: JsonSchema): JsonSchema {
+  let wrapped = cache.get(schema);
+  if (!wrapped) {
+    // Definitions stay at the root, where the schema's own `#/$defs/...` references point.
+    const { $defs, definitions, $schema, ...value } = schema;
+    wrapped = {
+      ...($schema === undefined ? {} : { $schema }),
+      type: "object",
+      properties: { value },
+      required: ["value"],
+      additionalProperties: false,
+      ...($defs === undefined ? {} : { $defs }),
+      ...(definitions === undefined ? {} : { definitions }),
+    };
+    cache.set(schema, wrapped);
+  }
+  return wrapped;
+}
+
+/** A tool call as a provider wrote it. */
+export interface ProviderCall {
+  id?: string;
+  name: string;
+  /** The decoded arguments (always an object for a well-formed call). */
+  args: unknown;
+  /** Why the arguments could not be decoded, when they could not. */
+  argsError?: string;
+}
+
+/**
+ * The neutral call for a provider call: the command name mapped back through the manifest, a
+ * wrapped input unwrapped, strict-mode nulls removed. A name that was never offered is kept as
+ * it is, so it resolves to `UnknownCommand` — never to a neighbour.
+ */
+export function toNeutralCall(wire: WireManifest, call: ProviderCall): NeutralToolCall {
+  const id = call.id === undefined ? {} : { id: call.id };
+  const tool = wire.byName.get(call.name);
+  if (!tool) return withError({ ...id, name: call.name, input: call.args }, call.argsError);
+  const toolName = tool.name === tool.tool.name ? {} : { toolName: tool.name };
+  const base = { ...id, name: tool.tool.name, ...toolName };
+  if (call.argsError !== undefined)
+    return { ...base, input: undefined, inputError: call.argsError };
+  // Optionality is read from the schema before strict mode rewrote it.
+  const args = tool.strict ? dropOptionalNulls(objectSchemaOf(tool), call.args) : call.args;
+  if (!tool.wrapped) return { ...base, input: args };
+  if (isRecord(args) && Object.hasOwn(args, "value")) return { ...base, input: args.value };
+  return { ...base, input: undefined, inputError: 'arguments must be an object { "value": ... }' };
+}
+
+function objectSchemaOf(tool: WireTool): JsonSchema {
+  return tool.wrapped ? wrap(tool.tool.inputSchema) : tool.tool.inputSchema;
+}
+
+function withError(call: NeutralToolCall, argsError: string | undefined): NeutralToolCall {
+  return argsError === undefined ? call : { ...call, inputError: argsError };
+}
+
+/**
+ * Arguments a provider sends as JSON text. `""` (sent for no-parameter tools by several
+ * servers) is `{}`; an object that arrives already decoded is taken as it is.
+ */
+export function decodeArguments(text: unknown): Pick<ProviderCall, "args" | "argsError"> {
+  if (isRecord(text)) return { args: text };
+  if (typeof text !== "string") {
+    return { args: undefined, argsError: "arguments must be a JSON object encoded as a string" };
+  }
+  if (text.trim() === "") return { args: {} };
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch {
+    return {
+      args: undefined,
+      argsError: "arguments were not valid JSON (possibly cut off); send a complete JSON object",
+    };
+  }
+  return isRecord(args) ? { args } : objectRequired(args);
+}
+
+/** The error for arguments that decoded to something other than an object. */
+export function objectRequired(args: unknown): Pick<ProviderCall, "args" | "argsError"> {
+  const kind = args === null ? "null" : Array.isArray(args) ? "an array" : `a ${typeof args}`;
+  return { args: undefined, argsError: `arguments must be a JSON object, not ${kind}` };
+}
+
+/**
+ * A dialect export that is both the default dialect and a factory for configured ones:
+ * `igniteTools(c, openai)` and `igniteTools(c, openai({ strict: true }))` both work.
+ */
+export function configurable<Options, Dialect extends object>(
+  make: (options?: Options) => Dialect,
+): Dialect & ((options?: Options) => Dialect) {
+  return Object.assign((options?: Options) => make(options), make());
+}
+
+/** Whether `value` is a plain JSON-like object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
