@@ -22,10 +22,10 @@ module.exports = {
       severity: "error",
       comment:
         "The pure core (manifest, route, errors, validation) imports only itself, types.ts and result.ts: never the shell, the fake dialect or a dialect.",
-      from: { path: "^src/tools/(manifest|route|errors|validation)\\.ts$" },
+      from: { path: "^src/tools/(manifest|route|errors|validation|limits)\\.ts$" },
       to: {
         path: "^src/tools/",
-        pathNot: "^src/tools/(types|result|validation|errors|manifest)\\.ts$",
+        pathNot: "^src/tools/(types|result|validation|errors|manifest|limits)\\.ts$",
       },
     },
     {

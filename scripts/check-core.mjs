@@ -4,7 +4,7 @@
 // globals out of all of src/tools; this keeps the core free of the globals every runtime has.
 import { readFileSync } from "node:fs";
 
-const CORE = ["manifest", "route", "errors", "validation", "result", "types"].map(
+const CORE = ["manifest", "route", "errors", "validation", "limits", "result", "types"].map(
   (name) => `src/tools/${name}.ts`,
 );
 const FORBIDDEN =

@@ -8,17 +8,24 @@ import type {
   NeutralToolCall,
   Observation,
   RuntimeEvent,
-  ToolDialect,
+  LoopDialect,
   ToolError,
 } from "./types.js";
 
 /** The fake dialect's tool definitions: the manifest, copied as plain JSON. */
 export type FakeToolDefs = NeutralTool[];
 
-/** A scripted model response: the calls it makes. */
+/** A scripted model response: the calls it makes, and any text beside them. */
 export interface FakeResponse {
+  text?: string;
   toolCalls: NeutralToolCall[];
 }
+
+/** A message of a fake conversation. */
+export type FakeMessage =
+  | { role: "user"; content: string }
+  | { role: "assistant"; response: FakeResponse }
+  | { role: "tool"; result: FakeResultBlock };
 
 /** One call's outcome, as data a test can assert on. */
 export type FakeResultBlock =
@@ -27,9 +34,10 @@ export type FakeResultBlock =
 
 /**
  * A dialect for tests: `toToolDefs` returns the manifest as plain JSON, a response is
- * `{ toolCalls }` and each result block is the call's outcome as data.
+ * `{ toolCalls }`, each result block is the call's outcome as data, and a conversation is a list
+ * of `FakeMessage`s.
  */
-export const fakeDialect: ToolDialect<FakeToolDefs, FakeResponse, FakeResultBlock> = {
+export const fakeDialect: LoopDialect<FakeToolDefs, FakeResponse, FakeResultBlock, FakeMessage> = {
   toToolDefs(manifest: NeutralManifest): FakeToolDefs {
     return JSON.parse(JSON.stringify(manifest));
   },
@@ -44,5 +52,9 @@ export const fakeDialect: ToolDialect<FakeToolDefs, FakeResponse, FakeResultBloc
     return result.ok
       ? { ...id, name: call.name, ok: true, ...result.value }
       : { ...id, name: call.name, ok: false, error: result.error };
+  },
+  appendTurn(messages, response, results): FakeMessage[] {
+    const answers = results.map((result): FakeMessage => ({ role: "tool", result }));
+    return [...messages, { role: "assistant", response }, ...answers];
   },
 };

@@ -2,18 +2,36 @@
  * `ignite-element/tools`: any component that speaks the agent-runtime contract, as tools an LLM
  * can call, for any provider.
  */
-export { fakeDialect, type FakeResponse, type FakeResultBlock, type FakeToolDefs } from "./fake.js";
+export {
+  type FakeMessage,
+  type FakeResponse,
+  type FakeResultBlock,
+  type FakeToolDefs,
+  fakeDialect,
+} from "./fake.js";
 export {
   type DialectToolBridge,
   type IgniteToolsOptions,
+  type InvokeOptions,
   igniteTools,
+  type ToolCallAnswer,
   type LoopToolBridge,
   type ToolBridge,
 } from "./igniteTools.js";
+export type { InputLimits } from "./limits.js";
+export {
+  type ModelRequest,
+  runToolLoop,
+  type ToolLoopOptions,
+  type ToolLoopResult,
+  type ToolLoopStep,
+  type ToolLoopStop,
+} from "./loop.js";
 export { buildManifest, type CoreOptions } from "./manifest.js";
 export { err, ok, type Result } from "./result.js";
 export { resolveCall } from "./route.js";
 export type {
+  AbortSignalLike,
   AgentComponent,
   AgentSchema,
   CommandSchema,

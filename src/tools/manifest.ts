@@ -1,6 +1,7 @@
 /**
  * Pure core, part one: the component's schema as the neutral manifest of what can be called now.
  */
+import type { InputLimits } from "./limits.js";
 import { err, ok, type Result } from "./result.js";
 import type {
   AgentSchema,
@@ -13,7 +14,7 @@ import type {
 import { defaultValidator, schemaProblem } from "./validation.js";
 
 /** Options shared by the pure core functions. */
-export interface CoreOptions {
+export interface CoreOptions extends InputLimits {
   /** Validates inputs and checks schemas; ajv by default. */
   validator?: InputValidator;
 }

@@ -11,12 +11,14 @@ import {
   readCommand,
 } from "./manifest.js";
 import { err, ok, type Result } from "./result.js";
-import type { AgentSchema, InputValidator, NeutralToolCall, Route, ToolError } from "./types.js";
+import { limitIssue } from "./limits.js";
+import type { AgentSchema, NeutralToolCall, Route, ToolError } from "./types.js";
 import { checkInput, defaultValidator } from "./validation.js";
 
 /**
  * Checks a call by command name and input, in this order: `UnknownCommand` (not an own command of
- * the schema), `Unavailable` (gated and not available now), `InvalidInput` (every issue listed).
+ * the schema), `Unavailable` (gated and not available now), `InvalidInput` (the input limits
+ * first, so a hostile input costs little, then the schema, every issue listed).
  * A no-argument command accepts `undefined`, `null` and `{}` and routes `input: undefined`.
  * Declared defaults are applied to a copy; `input` itself is never mutated.
  */
@@ -27,12 +29,7 @@ export function resolveCall(
   canExecute?: (name: string) => boolean,
   options: CoreOptions = {},
 ): Result<Route, ToolError> {
-  return resolveToolCall(
-    schema,
-    { name, input },
-    canExecute,
-    options.validator ?? defaultValidator,
-  );
+  return resolveToolCall(schema, { name, input }, canExecute, options);
 }
 
 /** `resolveCall` for a parsed call, honouring an `inputError` the dialect found. */
@@ -40,8 +37,9 @@ export function resolveToolCall(
   schema: AgentSchema,
   call: Pick<NeutralToolCall, "name" | "input" | "inputError">,
   canExecute: ((name: string) => boolean) | undefined,
-  validator: InputValidator,
+  options: CoreOptions,
 ): Result<Route, ToolError> {
+  const validator = options.validator ?? defaultValidator;
   const name: unknown = call.name;
   if (typeof name !== "string") return err(unknownCommand(`(a ${typeof name}, not a name)`));
   try {
@@ -56,6 +54,8 @@ export function resolveToolCall(
       return err(invalidInput(name, [{ path: "", message: call.inputError }]));
     }
     const { input } = call;
+    const limit = limitIssue(input, options);
+    if (limit) return err(invalidInput(name, [limit]));
     const inputSchema = command.value.input;
     if (inputSchema === undefined && (input === undefined || input === null)) {
       return ok({ command: name, input: undefined });

@@ -130,6 +130,14 @@ export interface LoopDialect<ToolDefs, Response, ResultBlock, Message>
   ): Message[];
 }
 
+/** The part of the standard `AbortSignal` the bridge uses; a real `AbortSignal` is one. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
 /** A compiled input check: the input (with declared defaults applied) or its issues. */
 export type InputCheck = (input: unknown) => Result<unknown, ValidationIssue[]>;
 

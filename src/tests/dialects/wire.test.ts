@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  capped,
   configurable,
   decodeArguments,
   errorText,
   GEMINI_NAMES,
+  kindOf,
   MCP_NAMES,
   needsWrapping,
   OPENAI_NAMES,
@@ -460,5 +462,32 @@ describe("configurable dialects", () => {
     const dialect = configurable(make);
     expect(dialect.shout).toBe(false);
     expect(dialect({ loud: true }).shout).toBe(true);
+  });
+});
+
+describe("the size cap on what the model reads", () => {
+  it("cuts a long result at the cap with an explicit marker", () => {
+    const snapshot = { rows: "x".repeat(50_000) };
+    const text = resultText({ name: "dump", input: {} }, ok({ snapshot, events: [] }));
+    expect(text.length).toBeLessThan(20_100);
+    expect(text).toMatch(/… \[truncated: showing the first 20000 of 50\d{3} characters\]$/);
+  });
+
+  it("takes a custom cap and never splits a surrogate pair", () => {
+    expect(capped("ab😀cd", 3)).toBe("ab… [truncated: showing the first 2 of 6 characters]");
+    expect(capped("short", 10)).toBe("short");
+  });
+});
+
+describe("kindOf", () => {
+  it("names what was passed instead of a provider response", () => {
+    expect([null, [], "x", 1, {}, new Map()].map(kindOf)).toEqual([
+      "null",
+      "an array",
+      "a string",
+      "a number",
+      "an object",
+      "a Map",
+    ]);
   });
 });

@@ -73,7 +73,26 @@ export function errorText(call: NeutralToolCall, error: ToolError): string {
   return error.kind === "InvalidInput" ? `${first}\nIssues: ${toJsonText(error.issues)}` : first;
 }
 
-/** The text a model reads for a call's outcome: the observation as compact JSON, or the error. */
-export function resultText(call: NeutralToolCall, result: Result<Observation, ToolError>): string {
-  return result.ok ? toJsonText(result.value) : errorText(call, result.error);
+/** The default cap on the text of one result: about 5 000 tokens. */
+export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+
+/**
+ * The text a model reads for a call's outcome: the observation as compact JSON, or the error —
+ * cut at `maxChars` with an explicit marker, since every character costs tokens on every turn.
+ */
+export function resultText(
+  call: NeutralToolCall,
+  result: Result<Observation, ToolError>,
+  maxChars = DEFAULT_MAX_RESULT_CHARS,
+): string {
+  return capped(result.ok ? toJsonText(result.value) : errorText(call, result.error), maxChars);
+}
+
+/** `text` cut at `maxChars` (never inside a surrogate pair), with a marker saying so. */
+export function capped(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = Math.max(0, maxChars);
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… [truncated: showing the first ${end} of ${text.length} characters]`;
 }

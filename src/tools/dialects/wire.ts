@@ -6,7 +6,14 @@ import type { JsonSchema, NeutralManifest, NeutralTool, NeutralToolCall } from "
 import { type NameRule, providerNames } from "./names.js";
 import { dropOptionalNulls, toStrictSchema } from "./strict.js";
 
-export { errorText, resultText, toJsonText, toJsonValue } from "./encode.js";
+export {
+  capped,
+  DEFAULT_MAX_RESULT_CHARS,
+  errorText,
+  resultText,
+  toJsonText,
+  toJsonValue,
+} from "./encode.js";
 export { GEMINI_NAMES, MCP_NAMES, type NameRule, OPENAI_NAMES } from "./names.js";
 
 /** One tool as a provider sees it. */
@@ -156,6 +163,15 @@ export function configurable<Options, Dialect extends object>(
   make: (options?: Options) => Dialect,
 ): Dialect & ((options?: Options) => Dialect) {
   return Object.assign((options?: Options) => make(options), make());
+}
+
+/** A few words for what a value is, for the TypeError a dialect throws at a wrong response. */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const maker: unknown = Reflect.get(value, "constructor");
+  return typeof maker === "function" && maker.name !== "Object" ? `a ${maker.name}` : "an object";
 }
 
 /** Whether `value` is a plain JSON-like object (not null, not an array). */
