@@ -50,4 +50,4 @@ export type {
   ToolError,
   ValidationIssue,
 } from "./types.js";
-export { ajvValidator } from "./validation.js";
+export { type AjvValidatorOptions, ajvValidator } from "./validation.js";

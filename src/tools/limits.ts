@@ -3,6 +3,7 @@
  * hostile input (a 10 MB string, nesting 100 000 deep) costs one cheap walk and nothing more.
  */
 import type { ValidationIssue } from "./types.js";
+import { escapePointer } from "./validation.js";
 
 /** The largest input the bridge accepts. */
 export interface InputLimits {
@@ -53,6 +54,10 @@ export function limitIssue(input: unknown, limits: InputLimits = {}): Validation
         }
       }
     } else {
+      // JSON has no NaN or Infinity, and ajv counts them as numbers: refuse them here.
+      if (typeof value === "number" && !Number.isFinite(value)) {
+        return nonFinite(input, value, maxDepth);
+      }
       bytes += 5; // numbers, booleans, null: a few bytes each; exact counts cost more than they tell
     }
     if (bytes > maxBytes) {
@@ -62,6 +67,26 @@ export function limitIssue(input: unknown, limits: InputLimits = {}): Validation
         keyword: "maxInputBytes",
       };
     }
+  }
+  return undefined;
+}
+
+// Rare, so the path is found by a second search instead of being tracked on every walk.
+function nonFinite(input: unknown, value: number, maxDepth: number): ValidationIssue {
+  const path = pathTo(input, (item) => Object.is(item, value), maxDepth) ?? "";
+  return { path, message: `must be a finite number, not ${value}`, keyword: "finite" };
+}
+
+function pathTo(
+  node: unknown,
+  found: (item: unknown) => boolean,
+  depth: number,
+): string | undefined {
+  if (found(node)) return "";
+  if (typeof node !== "object" || node === null || depth < 0) return undefined;
+  for (const key of Object.keys(node)) {
+    const rest = pathTo(Reflect.get(node, key), found, depth - 1);
+    if (rest !== undefined) return `/${escapePointer(key)}${rest}`;
   }
   return undefined;
 }

@@ -12,8 +12,19 @@ import type { InputCheck, InputValidator, JsonSchema, ValidationIssue } from "./
 type Draft = "2020-12" | "draft-07";
 type AjvInstance = Ajv | Ajv2020;
 
+/** Options of the ajv adapter. */
+export interface AjvValidatorOptions {
+  /**
+   * The regular-expression engine for `pattern` (default: JavaScript's `RegExp`). A pattern
+   * with nested quantifiers such as `^(a+)+$` takes exponential time on a hostile string in a
+   * backtracking engine; pass a linear-time one (for example `re2`) when patterns are not yours.
+   */
+  regExp?: (pattern: string, flags: string) => { test(text: string): boolean };
+}
+
 /** The default validator: ajv, JSON Schema 2020-12 (or draft-07 when `$schema` says so). */
-export function ajvValidator(): InputValidator {
+export function ajvValidator(adapterOptions: AjvValidatorOptions = {}): InputValidator {
+  const { regExp } = adapterOptions;
   const instances = new Map<string, AjvInstance>();
   // Ajv applies `default`s by mutating the data, so schemas with defaults get their own
   // instance and validate a copy; the rest validate the caller's value untouched, uncloned.
@@ -27,6 +38,13 @@ export function ajvValidator(): InputValidator {
         logger: false as const,
         multipleOfPrecision: 10, // 0.3 is a multiple of 0.1
         useDefaults: defaults,
+        ...(regExp
+          ? {
+              code: {
+                regExp: Object.assign((p: string, f: string) => regExp(p, f), { code: "regExp" }),
+              },
+            }
+          : {}),
       };
       ajv = draft === "draft-07" ? new Ajv(options) : new Ajv2020(options);
       addFormats(ajv);
@@ -142,7 +160,8 @@ function show(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-function escapePointer(segment: string): string {
+/** A JSON Pointer segment for `segment` (`~` and `/` escaped). */
+export function escapePointer(segment: string): string {
   return segment.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
