@@ -7,11 +7,11 @@ import { defineConfig } from "tsup";
  */
 const entry = {
   "tools/index": "src/tools/index.ts",
-  // "tools/anthropic": "src/tools/dialects/anthropic.ts",
-  // "tools/openai": "src/tools/dialects/openai.ts",
-  // "tools/gemini": "src/tools/dialects/gemini.ts",
-  // "tools/mcp": "src/tools/dialects/mcp.ts",
-  // "tools/ollama": "src/tools/dialects/ollama.ts",
+  "tools/anthropic": "src/tools/dialects/anthropic.ts",
+  "tools/openai": "src/tools/dialects/openai.ts",
+  "tools/gemini": "src/tools/dialects/gemini.ts",
+  "tools/mcp": "src/tools/dialects/mcp.ts",
+  "tools/ollama": "src/tools/dialects/ollama.ts",
 };
 
 export default defineConfig({

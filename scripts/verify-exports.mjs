@@ -54,7 +54,58 @@ const ENTRYPOINTS = {
       const got = r.ok ? [] : r.error.issues.map((i) => i.keyword).sort().join(",");
       if (got !== "format,maxLength") throw new Error("validation broken: " + JSON.stringify(r));`,
   },
+  // Each dialect translates a manifest in both module formats (names mapped, scalars wrapped).
+  "ignite-element/tools/anthropic": {
+    values: ["anthropic"],
+    objects: [],
+    types: { AnthropicTool: "AnthropicTool", AnthropicMessage: "AnthropicMessage" },
+    smoke: dialectSmoke("anthropic", "[0].input_schema.properties.value.type", "[0].name"),
+  },
+  "ignite-element/tools/openai": {
+    values: ["openai", "openaiResponses"],
+    objects: [],
+    types: { OpenAIChatTool: "OpenAIChatTool", OpenAIResponsesTool: "OpenAIResponsesTool" },
+    smoke: dialectSmoke(
+      "openai",
+      "[0].function.parameters.properties.value.type",
+      "[0].function.name",
+    ),
+  },
+  "ignite-element/tools/gemini": {
+    values: ["gemini"],
+    objects: [],
+    types: { GeminiTool: "GeminiTool", GeminiContent: "GeminiContent" },
+    smoke: dialectSmoke(
+      "gemini",
+      "[0].functionDeclarations[0].parametersJsonSchema.properties.value.type",
+      "[0].functionDeclarations[0].name",
+    ),
+  },
+  "ignite-element/tools/mcp": {
+    values: ["mcp"],
+    objects: [],
+    types: { McpToolList: "McpToolList", McpToolResult: "McpToolResult" },
+    smoke: dialectSmoke("mcp", ".tools[0].inputSchema.properties.value.type", ".tools[0].name"),
+  },
+  "ignite-element/tools/ollama": {
+    values: ["ollama"],
+    objects: [],
+    types: { OllamaTool: "OllamaTool", OllamaMessage: "OllamaMessage" },
+    smoke: dialectSmoke(
+      "ollama",
+      "[0].function.parameters.properties.value.type",
+      "[0].function.name",
+    ),
+  },
 };
+
+/** JS that runs `m[exported].toToolDefs` on a one-command manifest and checks the two paths. */
+function dialectSmoke(exported, valueTypePath, namePath) {
+  return `
+      const defs = m.${exported}.toToolDefs([{ name: "set limit", inputSchema: { type: "number" }, gated: false }]);
+      if (defs${valueTypePath} !== "number") throw new Error("scalar not wrapped: " + JSON.stringify(defs));
+      if (!/^set_limit_/.test(defs${namePath})) throw new Error("name not mapped: " + JSON.stringify(defs));`;
+}
 
 function smokeOf(i) {
   const smoke = Object.values(ENTRYPOINTS)[i].smoke;

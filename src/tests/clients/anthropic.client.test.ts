@@ -1,0 +1,202 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Anthropic from "@anthropic-ai/sdk";
+import type {
+  Message,
+  MessageCreateParamsNonStreaming,
+} from "@anthropic-ai/sdk/resources/messages";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
+import { type AgentComponent, igniteTools } from "../../tools/index.js";
+import { Counter, type CounterState, counterSchema } from "../fixtures.js";
+
+// The Counter plus a command whose name Anthropic rejects, so the turn exercises name mapping.
+function counterWithTodos() {
+  const counter = new Counter();
+  const todos: string[] = [];
+  const component: AgentComponent<CounterState & { todos: string[] }> = {
+    getSchema: () => ({
+      commands: {
+        ...counterSchema.commands,
+        "todo.add": { description: "Add a todo.", input: { type: "string", minLength: 1 } },
+      },
+    }),
+    canExecute: (command) => counter.canExecute(command),
+    async execute(command, input) {
+      if (command === "todo.add") todos.push(String(input));
+      else await counter.execute(command, input);
+      return { state: { ...counter.state, todos: [...todos] }, events: [] };
+    },
+  };
+  return { component, counter, todos };
+}
+
+// Recorded Messages API responses, as the API sends them (the SDK does not reshape them).
+const toolTurn: Message = {
+  id: "msg_01XFDUDYJgAACzvnptvVoYEL",
+  type: "message",
+  role: "assistant",
+  model: "claude-sonnet-4-6",
+  container: null,
+  diagnostics: null,
+  stop_details: null,
+  stop_reason: "tool_use",
+  stop_sequence: null,
+  content: [
+    {
+      type: "thinking",
+      thinking: "Increment by two, set the limit to 7 and note the errand.",
+      signature: "EuYBCkQYAiJAgCs1le6/Pol5Z4/JMomVOouGrWdhYNsH3ukzUECbB6iWrSQtsQuRHJID6lWV",
+    },
+    { type: "text", text: "I'll do all three.", citations: null },
+    {
+      type: "tool_use",
+      id: "toolu_01A09q90qw90lq917835lq9",
+      name: "increment",
+      input: { by: 2 },
+      caller: { type: "direct" },
+    },
+    {
+      type: "tool_use",
+      id: "toolu_01B2c3d4e5f6g7h8i9j0k1l2",
+      name: "setLimit",
+      input: { value: 7 },
+      caller: { type: "direct" },
+    },
+    {
+      type: "tool_use",
+      id: "toolu_01M3n4o5p6q7r8s9t0u1v2w3",
+      name: "todo_add_10sxn00",
+      input: { value: "buy milk" },
+      caller: { type: "direct" },
+    },
+  ],
+  usage: {
+    cache_creation: null,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    inference_geo: null,
+    input_tokens: 512,
+    output_tokens: 148,
+    output_tokens_details: null,
+    server_tool_use: null,
+    service_tier: "standard",
+    speed: null,
+  },
+};
+
+const finalTurn: Message = {
+  ...toolTurn,
+  id: "msg_02",
+  stop_reason: "end_turn",
+  content: [{ type: "text", text: "Done: count 2, limit 7, milk noted.", citations: null }],
+};
+
+interface Received {
+  method: string | undefined;
+  url: string | undefined;
+  authorized: boolean;
+  body: MessageCreateParamsNonStreaming;
+}
+
+const received: Received[] = [];
+const replies: Message[] = [toolTurn, finalTurn];
+let server: Server;
+let client: Anthropic;
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  let body = "";
+  for await (const chunk of request) body += chunk;
+  return body;
+}
+
+beforeAll(async () => {
+  server = createServer(async (request, response) => {
+    const body = JSON.parse(await readBody(request));
+    received.push({
+      method: request.method,
+      url: request.url,
+      // SDK 1.16.0 sends the key as a bearer token; older versions used x-api-key.
+      authorized:
+        request.headers.authorization === "Bearer test-key" ||
+        request.headers["x-api-key"] === "test-key",
+      body,
+    });
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify(replies.shift()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  client = new Anthropic({
+    baseURL: `http://127.0.0.1:${port}`,
+    apiKey: "test-key",
+    maxRetries: 0,
+  });
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe("anthropic with the real @anthropic-ai/sdk client", () => {
+  it("runs a tool turn through messages.create and sends the results back", async () => {
+    const { component, counter, todos } = counterWithTodos();
+    const bridge = igniteTools(component, anthropic);
+    const tools = bridge.toToolDefs();
+    expect(tools.map((tool) => tool.name)).toEqual(["increment", "setLimit", "todo_add_10sxn00"]);
+
+    const messages: AnthropicMessage[] = [
+      { role: "user", content: "Count to two, cap it at 7, and remember milk." },
+    ];
+    const request = { model: "claude-sonnet-4-6", max_tokens: 1024, tools };
+    const first = await client.messages.create({ ...request, messages });
+
+    expect(received[0]).toMatchObject({ method: "POST", url: "/v1/messages", authorized: true });
+    expect(received[0]?.body.tools).toEqual(tools);
+    expect(received[0]?.body.messages).toEqual(messages);
+    expect(first).toEqual(toolTurn);
+
+    const results = await bridge.handleToolCalls(first);
+    expect(counter.calls).toEqual([
+      { command: "increment", input: { by: 2 } },
+      { command: "setLimit", input: 7 },
+    ]);
+    expect(todos).toEqual(["buy milk"]);
+    expect(results.map((result) => [result.tool_use_id, result.is_error])).toEqual([
+      ["toolu_01A09q90qw90lq917835lq9", undefined],
+      ["toolu_01B2c3d4e5f6g7h8i9j0k1l2", undefined],
+      ["toolu_01M3n4o5p6q7r8s9t0u1v2w3", undefined],
+    ]);
+
+    const next = bridge.appendTurn(messages, first, results);
+    const second = await client.messages.create({ ...request, messages: next });
+    expect(second.content).toEqual(finalTurn.content);
+
+    const sent = received[1]?.body.messages;
+    expect(sent).toHaveLength(3);
+    expect(sent?.[0]).toEqual(messages[0]);
+    // The assistant turn exactly as received: thinking block and signature included.
+    expect(sent?.[1]).toEqual({ role: "assistant", content: toolTurn.content });
+    expect(sent?.[2]).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_01A09q90qw90lq917835lq9",
+          content: '{"snapshot":{"count":2,"limit":10,"locked":false,"todos":[]},"events":[]}',
+        },
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_01B2c3d4e5f6g7h8i9j0k1l2",
+          content: '{"snapshot":{"count":2,"limit":7,"locked":false,"todos":[]},"events":[]}',
+        },
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_01M3n4o5p6q7r8s9t0u1v2w3",
+          content:
+            '{"snapshot":{"count":2,"limit":7,"locked":false,"todos":["buy milk"]},"events":[]}',
+        },
+      ],
+    });
+  });
+});

@@ -1,0 +1,289 @@
+/**
+ * The Anthropic Messages API dialect: tools as `tools[]` entries with an `input_schema`, calls
+ * read from the `tool_use` blocks of a message, and every result of a turn answered as
+ * `tool_result` blocks in one user message.
+ */
+import type { Result } from "../result.js";
+import type {
+  JsonSchema,
+  LoopDialect,
+  NeutralManifest,
+  NeutralToolCall,
+  Observation,
+  ToolError,
+} from "../types.js";
+import {
+  configurable,
+  isRecord,
+  OPENAI_NAMES,
+  objectRequired,
+  type ProviderCall,
+  resultText,
+  toNeutralCall,
+  toWire,
+  type WireManifest,
+} from "./wire.js";
+
+/** Options of the `anthropic` dialect. */
+export interface AnthropicOptions {
+  /**
+   * Send `strict: true` (guaranteed schema conformance) on every tool whose schema Anthropic's
+   * strict mode can express; any other tool is sent as it is, without the flag.
+   */
+  strict?: boolean;
+}
+
+/** One entry of the Messages API `tools` array (assignable to the SDK's `Tool`). */
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  /** Always object-rooted: scalar, array and root-union inputs are wrapped as `{ value }`. */
+  input_schema: { type: "object"; [key: string]: unknown };
+  strict?: boolean;
+}
+
+/**
+ * A content block of a response, as loose as the API's block union: only `tool_use` blocks are
+ * read (`id`, `name`, `input`), and every other block (text, thinking, server tools, types added
+ * later) is passed through. The other fields are listed, unread, so a recorded response can be
+ * written as an object literal.
+ */
+export interface AnthropicContentBlock {
+  readonly type: string;
+  readonly id?: unknown;
+  readonly name?: unknown;
+  readonly input?: unknown;
+  readonly caller?: unknown;
+  readonly text?: unknown;
+  readonly citations?: unknown;
+  readonly thinking?: unknown;
+  readonly signature?: unknown;
+  readonly data?: unknown;
+}
+
+/** A Messages API response (the SDK's `Message` is assignable to it); only `content` is read. */
+export interface AnthropicResponse {
+  readonly content: readonly AnthropicContentBlock[];
+}
+
+/** A `tool_result` block answering one `tool_use` block (assignable to `ToolResultBlockParam`). */
+export interface AnthropicToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  /** Present, and `true`, only when the call failed. */
+  is_error?: boolean;
+}
+
+/** A text block in a request message. */
+export interface AnthropicTextBlockParam {
+  type: "text";
+  text: string;
+}
+
+/** A `tool_use` block in a request message, as the model sent it. */
+export interface AnthropicToolUseBlockParam {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** A thinking block in a request message; the signature must come back unchanged. */
+export interface AnthropicThinkingBlockParam {
+  type: "thinking";
+  thinking: string;
+  signature: string;
+}
+
+/** A redacted thinking block in a request message, sent back unchanged. */
+export interface AnthropicRedactedThinkingBlockParam {
+  type: "redacted_thinking";
+  data: string;
+}
+
+/** The request content blocks this dialect writes or re-sends. */
+export type AnthropicContentBlockParam =
+  | AnthropicTextBlockParam
+  | AnthropicToolUseBlockParam
+  | AnthropicThinkingBlockParam
+  | AnthropicRedactedThinkingBlockParam
+  | AnthropicToolResult;
+
+/** A conversation message (assignable to the SDK's `MessageParam`). */
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | AnthropicContentBlockParam[];
+}
+
+/** The Anthropic dialect: tool defs, response, result block and message types. */
+export type AnthropicDialect = LoopDialect<
+  AnthropicTool[],
+  AnthropicResponse,
+  AnthropicToolResult,
+  AnthropicMessage
+>;
+
+function make(options: AnthropicOptions = {}): AnthropicDialect {
+  const strict = options.strict === true;
+  const wireOf = (manifest: NeutralManifest): WireManifest => {
+    const wire = toWire(manifest, { names: OPENAI_NAMES, strict });
+    const fits = wire.tools.map((tool) => !tool.strict || strictExpressible(tool.parameters));
+    if (fits.every(Boolean)) return wire;
+    // Names do not depend on strictness, so the two presentations line up tool for tool.
+    const plain = toWire(manifest, { names: OPENAI_NAMES });
+    const tools = wire.tools.map((tool, index) =>
+      fits[index] ? tool : (plain.tools[index] ?? tool),
+    );
+    return { tools, byName: new Map(tools.map((tool) => [tool.name, tool])) };
+  };
+
+  return {
+    toToolDefs(manifest: NeutralManifest): AnthropicTool[] {
+      return wireOf(manifest).tools.map((tool) => ({
+        name: tool.name,
+        ...(tool.tool.description === undefined ? {} : { description: tool.tool.description }),
+        input_schema: { ...tool.parameters, type: "object" as const },
+        ...(tool.strict ? { strict: true } : {}),
+      }));
+    },
+
+    parseToolCalls(response: AnthropicResponse, manifest: NeutralManifest): NeutralToolCall[] {
+      const content = contentOf(response, "parseToolCalls");
+      const wire = wireOf(manifest);
+      const calls: NeutralToolCall[] = [];
+      for (const block of content) {
+        if (!isRecord(block) || block.type !== "tool_use") continue;
+        calls.push(toNeutralCall(wire, toProviderCall(block)));
+      }
+      return calls;
+    },
+
+    toToolResult(
+      call: NeutralToolCall,
+      result: Result<Observation, ToolError>,
+    ): AnthropicToolResult {
+      return {
+        type: "tool_result",
+        // The SDK requires a string; every call parsed from an API response carries its id.
+        tool_use_id: call.id ?? "",
+        content: resultText(call, result),
+        ...(result.ok ? {} : { is_error: true }),
+      };
+    },
+
+    appendTurn(messages, response, results) {
+      // The API accepts back every block it returns (the SDK types its ContentBlock as assignable
+      // to ContentBlockParam). Mirroring that whole union here would tie this file to one SDK
+      // version, so the blocks are re-sent as they are under the param type.
+      const turn = [...contentOf(response, "appendTurn")] as AnthropicContentBlockParam[];
+      const assistant: AnthropicMessage = { role: "assistant", content: turn };
+      // Every tool_use must be answered in the next user message, so all results go in one.
+      if (results.length === 0) return [...messages, assistant];
+      return [...messages, assistant, { role: "user", content: [...results] }];
+    },
+  };
+}
+
+// Anthropic's strict mode takes fewer keywords than the shared strict form keeps: these are the
+// ones the SDK's own strict-schema transform keeps (it moves every other one into the
+// description). A tool whose strict schema uses any other is sent non-strict.
+const STRICT_KEYWORDS = new Set([
+  "$schema",
+  "$defs",
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "anyOf",
+  "allOf",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "minItems",
+  "format",
+  "description",
+  "title",
+]);
+const STRICT_FORMATS = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "uri",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
+
+const expressible = new WeakMap<JsonSchema, boolean>();
+
+// Strict schemas come from a cache, so each is checked once.
+function strictExpressible(schema: JsonSchema): boolean {
+  let known = expressible.get(schema);
+  if (known === undefined) {
+    known = fits(schema, 0);
+    expressible.set(schema, known);
+  }
+  return known;
+}
+
+function fits(schema: unknown, depth: number): boolean {
+  if (!isRecord(schema) || depth > 64) return false;
+  const inner = (value: unknown) => fits(value, depth + 1);
+  return Object.entries(schema).every(([keyword, value]) => {
+    if (!STRICT_KEYWORDS.has(keyword)) return false;
+    if (keyword === "format") return typeof value === "string" && STRICT_FORMATS.has(value);
+    if (keyword === "minItems") return value === 0 || value === 1;
+    if (keyword === "enum") return Array.isArray(value) && value.every(isPrimitive);
+    if (keyword === "const") return isPrimitive(value);
+    if (keyword === "items") return inner(value);
+    if (keyword === "anyOf" || keyword === "allOf")
+      return Array.isArray(value) && value.every(inner);
+    if (keyword === "properties" || keyword === "$defs") {
+      return isRecord(value) && Object.values(value).every(inner);
+    }
+    return true;
+  });
+}
+
+function isPrimitive(value: unknown): boolean {
+  return value === null || typeof value !== "object";
+}
+
+function toProviderCall(block: Record<string, unknown>): ProviderCall {
+  const { id, name, input } = block;
+  return {
+    ...(typeof id === "string" ? { id } : {}),
+    name: typeof name === "string" ? name : "",
+    ...(isRecord(input) ? { args: input } : objectRequired(input)),
+  };
+}
+
+function contentOf(response: unknown, method: string): readonly unknown[] {
+  if (isRecord(response) && Array.isArray(response.content)) return response.content;
+  throw new TypeError(
+    `anthropic.${method} expects a Messages API response (the parsed JSON with a \`content\` ` +
+      `array, as \`client.messages.create()\` resolves it), got ${describe(response)}`,
+  );
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  if (typeof Reflect.get(value, "then") === "function") return "a Promise (await it first)";
+  const name: unknown = Object.getPrototypeOf(value)?.constructor?.name;
+  return typeof name === "string" && name !== "Object"
+    ? `a ${name} object (pass its parsed JSON body instead)`
+    : "an object without a `content` array";
+}
+
+/**
+ * The Anthropic Messages API dialect. Use it as it is, `igniteTools(component, anthropic)`, or
+ * configured, `igniteTools(component, anthropic({ strict: true }))`.
+ */
+export const anthropic = configurable(make);

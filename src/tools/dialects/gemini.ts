@@ -1,0 +1,279 @@
+/**
+ * The Google Gemini `generateContent` dialect: tools as one `functionDeclarations` tool, calls read
+ * from the `functionCall` parts of the first candidate, and every result of a turn answered as a
+ * `functionResponse` part of one user turn.
+ */
+import type { Result } from "../result.js";
+import type {
+  JsonSchema,
+  LoopDialect,
+  NeutralManifest,
+  NeutralToolCall,
+  Observation,
+  ToolError,
+} from "../types.js";
+import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
+import {
+  capped,
+  DEFAULT_MAX_RESULT_CHARS,
+  errorText,
+  GEMINI_NAMES,
+  isRecord,
+  kindOf,
+  objectRequired,
+  type ProviderCall,
+  toJsonValue,
+  toNeutralCall,
+  toWire,
+  type WireOptions,
+  type WireTool,
+} from "./wire.js";
+
+export type { GeminiSchema, GeminiType } from "./gemini-schema.js";
+
+/** Options of the `gemini` dialect. */
+export interface GeminiOptions {
+  /**
+   * How parameters are declared: `"json"` (the default) sends the full JSON Schema as
+   * `parametersJsonSchema`; `"openapi"` sends `parameters`, the schema downgraded to Gemini's
+   * OpenAPI subset, for models and endpoints that lack `parametersJsonSchema`.
+   */
+  schema?: "json" | "openapi";
+}
+
+/** A function declaration with a JSON Schema (assignable to the SDK's `FunctionDeclaration`). */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description?: string;
+  /** Always object-rooted: scalar, array and root-union inputs are wrapped as `{ value }`. */
+  parametersJsonSchema: JsonSchema;
+}
+
+/** One entry of `config.tools` (assignable to the SDK's `Tool`). */
+export interface GeminiTool {
+  functionDeclarations: GeminiFunctionDeclaration[];
+}
+
+/** A function declaration with Gemini's OpenAPI-subset schema; absent for a no-argument command. */
+export interface GeminiOpenApiFunctionDeclaration {
+  name: string;
+  description?: string;
+  parameters?: GeminiSchema;
+}
+
+/**
+ * One entry of `config.tools` in OpenAPI mode. The SDK types `Schema.type` as its `Type` enum, so
+ * this is not assignable to its `Tool` without `as Tool[]` (see docs/dialects/gemini.md).
+ */
+export interface GeminiOpenApiTool {
+  functionDeclarations: GeminiOpenApiFunctionDeclaration[];
+}
+
+/** A function call as the model wrote it; at runtime every field is checked before use. */
+export interface GeminiFunctionCall {
+  id?: string;
+  name?: string;
+  args?: Record<string, unknown>;
+}
+
+/** A function response, as sent back to the model. */
+export interface GeminiFunctionResponse {
+  id?: string;
+  name?: string;
+  response?: Record<string, unknown>;
+}
+
+/**
+ * A part of a turn, as loose as the API's `Part` (assignable both ways with the SDK's): only
+ * `functionCall` is read, and every other field (thought signatures included) is passed through.
+ */
+export interface GeminiPart {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: GeminiFunctionCall;
+  functionResponse?: GeminiFunctionResponse;
+}
+
+/** A turn of the conversation (the SDK's `Content` is assignable to it, and it to `Content`). */
+export interface GeminiContent {
+  role?: string;
+  parts?: GeminiPart[];
+}
+
+/** One candidate of a response; only `content` is read. */
+export interface GeminiCandidate {
+  readonly content?: GeminiContent;
+  readonly finishReason?: string;
+}
+
+/**
+ * A `generateContent` response: the SDK's `GenerateContentResponse` instance or its parsed JSON.
+ * Only the first candidate is read; a response without candidates (a blocked prompt) has no calls.
+ */
+export interface GeminiResponse {
+  readonly candidates?: readonly GeminiCandidate[];
+  readonly promptFeedback?: { readonly blockReason?: string };
+}
+
+/** A `functionResponse` part answering one call (assignable to the SDK's `Part`). */
+export interface GeminiFunctionResponsePart {
+  functionResponse: {
+    /** Present only when the model's call carried an id of its own. */
+    id?: string;
+    name: string;
+    /** `{ output }` on success, `{ error }` on failure: Gemini has no error flag. */
+    response: Record<string, unknown>;
+  };
+}
+
+/** The Gemini dialect for one kind of tool definitions. */
+export type GeminiDialect<ToolDefs = GeminiTool[]> = LoopDialect<
+  ToolDefs,
+  GeminiResponse,
+  GeminiFunctionResponsePart,
+  GeminiContent
+>;
+
+const WIRE: WireOptions = { names: GEMINI_NAMES };
+
+/**
+ * Gemini may leave out call ids. A call without one gets `call_<index>` (its position among the
+ * function calls of the response); results echo only ids the model itself sent, because Gemini
+ * pairs id-less responses with calls by order and name.
+ */
+const SYNTHETIC_ID = /^call_\d+$/;
+
+function make(options?: { schema?: "json" }): GeminiDialect<GeminiTool[]>;
+function make(options: { schema: "openapi" }): GeminiDialect<GeminiOpenApiTool[]>;
+function make(options?: GeminiOptions): GeminiDialect<GeminiTool[] | GeminiOpenApiTool[]>;
+function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiOpenApiTool[]> {
+  const openapi = options.schema === "openapi";
+  return {
+    toToolDefs(manifest) {
+      const tools = toWire(manifest, WIRE).tools;
+      // An empty `functionDeclarations` is rejected: no commands means no tool at all.
+      if (tools.length === 0) return [];
+      return openapi
+        ? [{ functionDeclarations: tools.map(openApiDeclaration) }]
+        : [{ functionDeclarations: tools.map(jsonDeclaration) }];
+    },
+
+    parseToolCalls(response: GeminiResponse, manifest: NeutralManifest): NeutralToolCall[] {
+      const parts: unknown = contentOf(response, "parseToolCalls")?.parts;
+      if (!Array.isArray(parts)) return [];
+      const wire = toWire(manifest, WIRE);
+      const calls: NeutralToolCall[] = [];
+      for (const part of parts) {
+        if (!isRecord(part) || !isRecord(part.functionCall)) continue;
+        calls.push(toNeutralCall(wire, toProviderCall(part.functionCall, calls.length)));
+      }
+      return calls;
+    },
+
+    toToolResult(
+      call: NeutralToolCall,
+      result: Result<Observation, ToolError>,
+    ): GeminiFunctionResponsePart {
+      const id = typeof call.id === "string" && !SYNTHETIC_ID.test(call.id) ? { id: call.id } : {};
+      return {
+        functionResponse: {
+          ...id,
+          name: call.toolName ?? call.name,
+          response: result.ok
+            ? { output: output(result.value) }
+            : { error: capped(errorText(call, result.error), DEFAULT_MAX_RESULT_CHARS) },
+        },
+      };
+    },
+
+    appendTurn(messages, response, results) {
+      const content = contentOf(response, "appendTurn");
+      // Gemini requires one function response per function call, all in the next user turn; a
+      // turn without calls gets no user turn, since an empty `parts` is rejected.
+      return [
+        ...messages,
+        ...(content === undefined ? [] : [content]),
+        ...(results.length === 0 ? [] : [{ role: "user", parts: [...results] }]),
+      ];
+    },
+  };
+}
+
+function jsonDeclaration(tool: WireTool): GeminiFunctionDeclaration {
+  return { name: tool.name, ...descriptionOf(tool), parametersJsonSchema: tool.parameters };
+}
+
+function openApiDeclaration(tool: WireTool): GeminiOpenApiFunctionDeclaration {
+  const parameters = toGeminiSchema(tool.parameters);
+  // Gemini rejects an OBJECT without properties; a function without parameters leaves them unset.
+  const empty = Object.keys(parameters.properties ?? {}).length === 0;
+  return { name: tool.name, ...descriptionOf(tool), ...(empty ? {} : { parameters }) };
+}
+
+function descriptionOf(tool: WireTool): { description?: string } {
+  return tool.tool.description === undefined ? {} : { description: tool.tool.description };
+}
+
+function toProviderCall(call: Record<string, unknown>, index: number): ProviderCall {
+  const { id, name, args } = call;
+  return {
+    id: typeof id === "string" && id !== "" ? id : `call_${index}`,
+    name: typeof name === "string" ? name : "",
+    // Gemini leaves `args` out for a call without arguments.
+    ...(args === undefined ? { args: {} } : isRecord(args) ? { args } : objectRequired(args)),
+  };
+}
+
+/** The observation as JSON data, or as capped JSON text when it is too long to send whole. */
+function output(observation: Observation): unknown {
+  const value = toJsonValue(observation);
+  const text = JSON.stringify(value);
+  return text.length > DEFAULT_MAX_RESULT_CHARS ? capped(text, DEFAULT_MAX_RESULT_CHARS) : value;
+}
+
+// Whatever the SDK or a JSON parser can hand over for a response; a fetch `Response` has none.
+const RESPONSE_KEYS = [
+  "promptFeedback",
+  "usageMetadata",
+  "modelVersion",
+  "responseId",
+  "sdkHttpResponse",
+  "functionCalls",
+];
+
+/** The first candidate's content, or `undefined` when there is none (a blocked prompt). */
+function contentOf(response: GeminiResponse, method: string): GeminiContent | undefined {
+  if (!isResponse(response)) {
+    throw new TypeError(
+      `gemini.${method} expects a generateContent response (the SDK's GenerateContentResponse, ` +
+        `or the parsed JSON body with a \`candidates\` array), got ${wrong(response)}`,
+    );
+  }
+  const content = response.candidates?.[0]?.content;
+  return isRecord(content) ? content : undefined;
+}
+
+function isResponse(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  if (value.candidates !== undefined) return Array.isArray(value.candidates);
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (
+    prototype === Object.prototype || prototype === null || RESPONSE_KEYS.some((k) => k in value)
+  );
+}
+
+function wrong(value: unknown): string {
+  if (isRecord(value) && value.candidates !== undefined) return "`candidates` that is not an array";
+  if (isRecord(value) && typeof Reflect.get(value, "then") === "function") {
+    return "a Promise (await it first)";
+  }
+  // Plain objects are all responses, so an object here is an instance of some other class.
+  return isRecord(value) ? `${kindOf(value)} (pass its parsed JSON instead)` : kindOf(value);
+}
+
+/**
+ * The Gemini `generateContent` dialect. Use it as it is, `igniteTools(component, gemini)`, or
+ * configured, `igniteTools(component, gemini({ schema: "openapi" }))`.
+ */
+export const gemini: typeof make & GeminiDialect<GeminiTool[]> = Object.assign(make, make());

@@ -1,0 +1,175 @@
+/**
+ * The Ollama dialect (`ignite-element/tools/ollama`): the native `/api/chat` API. Tools go out as
+ * OpenAI-like function definitions, calls are read from `message.tool_calls` (arguments arrive
+ * as an object) and each result is a `tool` message naming the tool it answers.
+ */
+import type { Result } from "../result.js";
+import type {
+  JsonSchema,
+  LoopDialect,
+  NeutralManifest,
+  NeutralToolCall,
+  Observation,
+  ToolError,
+} from "../types.js";
+import {
+  configurable,
+  decodeArguments,
+  isRecord,
+  OPENAI_NAMES,
+  objectRequired,
+  type ProviderCall,
+  resultText,
+  toNeutralCall,
+  toWire,
+  type WireOptions,
+} from "./wire.js";
+
+/** One entry of a chat request's `tools`: assignable to the SDK's `Tool`. */
+export interface OllamaTool {
+  type: "function";
+  function: {
+    name: string;
+    description?: string;
+    parameters: JsonSchema;
+  };
+}
+
+/** A tool call in an assistant message. Ollama's own type has no `id`; newer servers may send one. */
+export interface OllamaToolCall {
+  id?: string;
+  function: {
+    name: string;
+    /** An object on the native API; a JSON string from some compatible servers is read too. */
+    arguments: Record<string, unknown>;
+  };
+}
+
+/** A chat message, as sent and received: assignable to and from the SDK's `Message`. */
+export interface OllamaMessage {
+  role: string;
+  content: string;
+  thinking?: string;
+  images?: Uint8Array[] | string[];
+  tool_calls?: OllamaToolCall[];
+  tool_name?: string;
+}
+
+/** A non-streaming `/api/chat` response; the SDK's `ChatResponse` is accepted as it is. */
+export interface OllamaChatResponse {
+  message: OllamaMessage;
+  /** `"stop"`, or `"length"` when the output was cut off: the calls that are there are read. */
+  done_reason?: string;
+}
+
+/** The answer to one call: a `tool` message, assignable to the SDK's `Message`. */
+export interface OllamaToolMessage {
+  role: "tool";
+  content: string;
+  /** The tool's name as the model knows it: Ollama pairs results with calls by name and order. */
+  tool_name: string;
+}
+
+/** The Ollama dialect, conversation included. */
+export type OllamaDialect = LoopDialect<
+  OllamaTool[],
+  OllamaChatResponse,
+  OllamaToolMessage,
+  OllamaMessage
+>;
+
+/** Options of `ollama(...)`; none yet, reserved so the export has the same shape as the others. */
+export type OllamaOptions = Record<string, never>;
+
+const WIRE: WireOptions = { names: OPENAI_NAMES };
+
+function make(): OllamaDialect {
+  return {
+    toToolDefs(manifest: NeutralManifest): OllamaTool[] {
+      return toWire(manifest, WIRE).tools.map(({ name, tool, parameters }) => ({
+        type: "function",
+        function: {
+          name,
+          ...(tool.description === undefined ? {} : { description: tool.description }),
+          parameters,
+        },
+      }));
+    },
+
+    parseToolCalls(response: OllamaChatResponse, manifest: NeutralManifest): NeutralToolCall[] {
+      const calls = toolCallsOf(response, "parseToolCalls");
+      const wire = toWire(manifest, WIRE);
+      return calls.flatMap((call, index) => {
+        // Only function calls exist on this API; anything else is not a call we could answer.
+        if (!isRecord(call) || !isRecord(call.function)) return [];
+        const { name, arguments: args } = call.function;
+        return [
+          toNeutralCall(wire, {
+            // Ollama sends no ids; one from the position lets results be paired with calls.
+            id: typeof call.id === "string" && call.id !== "" ? call.id : `call_${index}`,
+            name: typeof name === "string" ? name : "",
+            ...argumentsOf(args),
+          }),
+        ];
+      });
+    },
+
+    toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): OllamaToolMessage {
+      return {
+        role: "tool",
+        content: resultText(call, result),
+        tool_name: call.toolName ?? call.name,
+      };
+    },
+
+    appendTurn(
+      messages: readonly OllamaMessage[],
+      response: OllamaChatResponse,
+      results: readonly OllamaToolMessage[],
+    ): OllamaMessage[] {
+      toolCallsOf(response, "appendTurn");
+      // The assistant message goes back as received: `thinking` and `tool_calls` included.
+      return [...messages, response.message, ...results];
+    },
+  };
+}
+
+/** Bridges a component to Ollama's native chat API: `igniteTools(c, ollama)` or `ollama()`. */
+export const ollama = configurable<OllamaOptions, OllamaDialect>(make);
+
+function toolCallsOf(response: unknown, method: string): readonly unknown[] {
+  const message = isRecord(response) ? response.message : undefined;
+  if (!isRecord(message)) {
+    const got = describeValue(response);
+    throw new TypeError(
+      `ollama.${method} expects an /api/chat response (the parsed JSON with a \`message\` object), got ${got === "an object" ? "an object without one" : got}`,
+    );
+  }
+  const calls = message.tool_calls;
+  if (calls === undefined || calls === null) return [];
+  if (!Array.isArray(calls)) {
+    throw new TypeError(
+      `ollama.${method} expects \`message.tool_calls\` to be an array, got ${describeValue(calls)}`,
+    );
+  }
+  return calls;
+}
+
+function argumentsOf(args: unknown): Pick<ProviderCall, "args" | "argsError"> {
+  // A Go server marshals a call without arguments as `null` (a nil map), or leaves them out.
+  if (args === undefined || args === null) return { args: {} };
+  if (typeof args === "string") return decodeArguments(args);
+  return isRecord(args) ? { args } : objectRequired(args);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  if (typeof Reflect.get(value, "then") === "function") return "a Promise (await it first)";
+  const maker: unknown = Reflect.get(value, "constructor");
+  if (typeof maker !== "function" || maker.name === "Object") return "an object";
+  // A fetch `Response` is the likeliest mistake: its body has not been read yet.
+  if (maker.name === "Response") return "a Response (pass its parsed JSON body instead)";
+  return `a ${maker.name}`;
+}

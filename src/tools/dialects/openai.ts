@@ -1,0 +1,384 @@
+/**
+ * The two OpenAI dialects. `openai` speaks Chat Completions (and so every OpenAI-compatible
+ * server): function tools, calls read from `choices[0].message.tool_calls`, results as `tool`
+ * messages. `openaiResponses` speaks the Responses API: function tools, `function_call` output
+ * items, results as `function_call_output` input items.
+ */
+import type { Result } from "../result.js";
+import type {
+  JsonSchema,
+  LoopDialect,
+  NeutralManifest,
+  NeutralToolCall,
+  Observation,
+  ToolError,
+} from "../types.js";
+import {
+  configurable,
+  decodeArguments,
+  isRecord,
+  OPENAI_NAMES,
+  type ProviderCall,
+  resultText,
+  toNeutralCall,
+  toWire,
+  type WireOptions,
+} from "./wire.js";
+
+/** Options of the `openai` and `openaiResponses` dialects. */
+export interface OpenAIOptions {
+  /**
+   * Structured outputs: send every tool whose schema strict mode can express in strict form with
+   * `strict: true`; any other tool falls back to `strict: false`.
+   */
+  strict?: boolean;
+}
+
+/** A Chat Completions function tool (assignable to the SDK's `ChatCompletionFunctionTool`). */
+export interface OpenAIChatTool {
+  type: "function";
+  function: {
+    name: string;
+    description?: string;
+    /** Always object-rooted: scalar, array and root-union inputs are wrapped as `{ value }`. */
+    parameters: JsonSchema;
+    /** Sent only with `openai({ strict })`: `true` where the strict form exists, else `false`. */
+    strict?: boolean;
+  };
+}
+
+/** A tool call in an assistant message: a function call, or a call to a custom tool. */
+export type OpenAIChatToolCall =
+  | { id: string; type: "function"; function: { name: string; arguments: string } }
+  | { id: string; type: "custom"; custom: { name: string; input: string } };
+
+/** A text part of a message's content. */
+export interface OpenAIChatTextPart {
+  type: "text";
+  text: string;
+}
+
+/** A part of a user message's content. */
+export type OpenAIChatContentPart =
+  | OpenAIChatTextPart
+  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } }
+  | { type: "input_audio"; input_audio: { data: string; format: "wav" | "mp3" } }
+  | { type: "file"; file: { file_data?: string; file_id?: string; filename?: string } };
+
+/** An assistant message, as a response carries it and as a request re-sends it. */
+export interface OpenAIChatAssistantMessage {
+  role: "assistant";
+  content?: string | Array<OpenAIChatTextPart | { type: "refusal"; refusal: string }> | null;
+  refusal?: string | null;
+  name?: string;
+  audio?: { id: string } | null;
+  function_call?: { name: string; arguments: string } | null;
+  tool_calls?: OpenAIChatToolCall[];
+}
+
+/**
+ * A Chat Completions response (the SDK's `ChatCompletion` is assignable to it). Only the first
+ * choice is read.
+ */
+export interface OpenAIChatResponse {
+  readonly choices: readonly {
+    readonly message: OpenAIChatAssistantMessage;
+    readonly finish_reason?: string | null;
+  }[];
+}
+
+/** A `tool` message answering one tool call (assignable to `ChatCompletionToolMessageParam`). */
+export interface OpenAIChatToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+/**
+ * A Chat Completions request message; mutually assignable with the SDK's
+ * `ChatCompletionMessageParam`, so a history typed either way can be passed to `appendTurn`.
+ */
+export type OpenAIChatMessage =
+  | { role: "system" | "developer"; content: string | OpenAIChatTextPart[]; name?: string }
+  | { role: "user"; content: string | OpenAIChatContentPart[]; name?: string }
+  | OpenAIChatAssistantMessage
+  | { role: "tool"; tool_call_id: string; content: string | OpenAIChatTextPart[] }
+  | { role: "function"; name: string; content: string | null };
+
+/** The `openai` dialect's type: Chat Completions tools, responses, results and messages. */
+export type OpenAIChatDialect = LoopDialect<
+  OpenAIChatTool[],
+  OpenAIChatResponse,
+  OpenAIChatToolMessage,
+  OpenAIChatMessage
+>;
+
+/** A Responses API function tool (assignable to the SDK's `FunctionTool`). */
+export interface OpenAIResponsesTool {
+  type: "function";
+  name: string;
+  description?: string;
+  /** Always object-rooted: scalar, array and root-union inputs are wrapped as `{ value }`. */
+  parameters: JsonSchema;
+  /** Always sent: when it is omitted the Responses API applies strict mode by default. */
+  strict: boolean;
+}
+
+/** Any other output item (built-in tool calls, future kinds): passed through, never read. */
+export interface OpenAIResponsesOtherItem {
+  readonly type: string;
+  readonly status?: string | null;
+}
+
+/**
+ * An item of a response's `output`. Only `function_call` items are read; every other item is
+ * passed through.
+ */
+export type OpenAIResponsesOutputItem =
+  | OpenAIResponsesFunctionCall
+  | OpenAIResponsesReasoning
+  | OpenAIResponsesOutputMessage
+  | OpenAIResponsesOtherItem;
+
+/** A Responses API response (the SDK's `Response` is assignable to it). */
+export interface OpenAIResponsesResponse {
+  readonly output: readonly OpenAIResponsesOutputItem[];
+  /** `"incomplete"` when the output was cut off; the last item may then be partial. */
+  readonly status?: string | null;
+}
+
+/** A `function_call_output` item answering one call (assignable to `FunctionCallOutput`). */
+export interface OpenAIResponsesToolResult {
+  type: "function_call_output";
+  call_id: string;
+  output: string;
+}
+
+/** A `function_call` item: a call the model made. */
+export interface OpenAIResponsesFunctionCall {
+  type: "function_call";
+  call_id: string;
+  name: string;
+  arguments: string;
+  id?: string;
+  status?: "in_progress" | "completed" | "incomplete";
+}
+
+/** A `reasoning` item; the API requires it back ahead of the calls that followed it. */
+export interface OpenAIResponsesReasoning {
+  type: "reasoning";
+  id: string;
+  summary: { type: "summary_text"; text: string }[];
+  content?: { type: "reasoning_text"; text: string }[];
+  encrypted_content?: string | null;
+  status?: "in_progress" | "completed" | "incomplete";
+}
+
+/** An assistant output message, re-sent as it came. */
+export interface OpenAIResponsesOutputMessage {
+  type: "message";
+  id: string;
+  role: "assistant";
+  status: "in_progress" | "completed" | "incomplete";
+  content: Array<
+    | { type: "output_text"; text: string; annotations: OpenAIResponsesAnnotation[] }
+    | { type: "refusal"; refusal: string }
+  >;
+}
+
+/** A citation in an output text. */
+export type OpenAIResponsesAnnotation =
+  | { type: "url_citation"; url: string; title: string; start_index: number; end_index: number }
+  | { type: "file_citation"; file_id: string; filename: string; index: number }
+  | { type: "file_path"; file_id: string; index: number }
+  | {
+      type: "container_file_citation";
+      container_id: string;
+      file_id: string;
+      filename: string;
+      start_index: number;
+      end_index: number;
+    };
+
+/** A message you write: an instruction, a user turn or an assistant turn. */
+export interface OpenAIResponsesInputMessage {
+  type?: "message";
+  role: "user" | "assistant" | "system" | "developer";
+  content:
+    | string
+    | Array<
+        | { type: "input_text"; text: string }
+        | {
+            type: "input_image";
+            detail: "low" | "high" | "auto" | "original";
+            image_url?: string | null;
+            file_id?: string | null;
+          }
+      >;
+}
+
+/**
+ * An item of a Responses API `input` (assignable to the SDK's `ResponseInputItem`). `appendTurn`
+ * re-sends every output item unchanged, including kinds not listed here (built-in tool calls).
+ */
+export type OpenAIResponsesItem =
+  | OpenAIResponsesInputMessage
+  | OpenAIResponsesOutputMessage
+  | OpenAIResponsesReasoning
+  | OpenAIResponsesFunctionCall
+  | OpenAIResponsesToolResult;
+
+/** The `openaiResponses` dialect's type: Responses API tools, responses, results and items. */
+export type OpenAIResponsesDialect = LoopDialect<
+  OpenAIResponsesTool[],
+  OpenAIResponsesResponse,
+  OpenAIResponsesToolResult,
+  OpenAIResponsesItem
+>;
+
+// A call cut off before its first character would decode as `{}` and run with defaults.
+const CUT_OFF =
+  "arguments were cut off (the response hit its output limit); send the call again in full";
+
+/** Arguments of a call that may have been cut off: blank is then not `{}` but an error. */
+function argumentsOf(text: unknown, cutOff: boolean): Pick<ProviderCall, "args" | "argsError"> {
+  const blank = typeof text !== "string" || text.trim() === "";
+  return cutOff && blank ? { args: undefined, argsError: CUT_OFF } : decodeArguments(text);
+}
+
+function shapeError(where: string, expected: string, value: unknown): TypeError {
+  let got: string = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+  if (isRecord(value)) {
+    const name: unknown = Object.getPrototypeOf(value)?.constructor?.name;
+    got = typeof name === "string" && name !== "Object" ? `a ${name}` : "an object without it";
+    // A fetch `Response` is the likeliest mistake: its body has not been read yet.
+    if (name === "Response") got += " (pass `await response.json()`, or the SDK's return value)";
+  }
+  return new TypeError(`${where} expects ${expected}, got ${got}`);
+}
+
+const CHAT_SHAPE = "a Chat Completions response (the parsed JSON with a `choices` array)";
+
+function chatTurn(response: OpenAIChatResponse, where: string) {
+  if (!isRecord(response) || !Array.isArray(response.choices)) {
+    throw shapeError(`openai.${where}`, CHAT_SHAPE, response);
+  }
+  const choice: unknown = response.choices[0];
+  return isRecord(choice) && isRecord(choice.message)
+    ? { message: choice.message, truncated: choice.finish_reason === "length" }
+    : undefined;
+}
+
+function chatCall(call: unknown, cutOff: boolean): ProviderCall {
+  if (!isRecord(call)) return { name: "", args: undefined };
+  const id = typeof call.id === "string" ? { id: call.id } : {};
+  // Some compatible servers omit `type` on function calls.
+  if ((call.type === "function" || call.type === undefined) && isRecord(call.function)) {
+    const { name, arguments: text } = call.function;
+    return { ...id, name: typeof name === "string" ? name : "", ...argumentsOf(text, cutOff) };
+  }
+  // Not ours (custom tools take free text), but every tool call must be answered.
+  const custom = isRecord(call.custom) ? call.custom.name : undefined;
+  return {
+    ...id,
+    name: typeof custom === "string" ? custom : "",
+    args: undefined,
+    argsError: "only function tools are handled here; call one of the function tools offered",
+  };
+}
+
+function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
+  const wireOptions: WireOptions = { names: OPENAI_NAMES, strict: options.strict };
+  return {
+    toToolDefs: (manifest: NeutralManifest) =>
+      toWire(manifest, wireOptions).tools.map((tool) => ({
+        type: "function",
+        function: {
+          name: tool.name,
+          ...(tool.tool.description === undefined ? {} : { description: tool.tool.description }),
+          parameters: tool.parameters,
+          ...(options.strict ? { strict: tool.strict } : {}),
+        },
+      })),
+    parseToolCalls(response, manifest): NeutralToolCall[] {
+      const turn = chatTurn(response, "parseToolCalls");
+      const calls: unknown = turn?.message.tool_calls;
+      if (!turn || !Array.isArray(calls)) return [];
+      const wire = toWire(manifest, wireOptions);
+      return calls.map((call: unknown, index) =>
+        toNeutralCall(wire, chatCall(call, turn.truncated && index === calls.length - 1)),
+      );
+    },
+    toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
+      role: "tool",
+      tool_call_id: call.id ?? "",
+      content: resultText(call, result),
+    }),
+    appendTurn(messages, response, results) {
+      const turn = chatTurn(response, "appendTurn");
+      // The choice's own message object, not a rebuilt one: extra fields go back as they came.
+      const message = response.choices[0]?.message;
+      return [...messages, ...(turn && message ? [message] : []), ...results];
+    },
+  };
+}
+
+/**
+ * The OpenAI Chat Completions dialect, also for OpenAI-compatible servers (vLLM, LM Studio,
+ * Ollama's `/v1`). Use it as is, or configured: `openai({ strict: true })`.
+ */
+export const openai = configurable(makeOpenAI);
+
+const RESPONSES_SHAPE = "a Responses API response (the parsed JSON with an `output` array)";
+
+function responsesOutput(response: OpenAIResponsesResponse, where: string) {
+  if (!isRecord(response) || !Array.isArray(response.output)) {
+    throw shapeError(`openaiResponses.${where}`, RESPONSES_SHAPE, response);
+  }
+  return response.output;
+}
+
+function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialect {
+  const wireOptions: WireOptions = { names: OPENAI_NAMES, strict: options.strict };
+  return {
+    toToolDefs: (manifest: NeutralManifest) =>
+      toWire(manifest, wireOptions).tools.map((tool) => ({
+        type: "function",
+        name: tool.name,
+        ...(tool.tool.description === undefined ? {} : { description: tool.tool.description }),
+        parameters: tool.parameters,
+        strict: tool.strict,
+      })),
+    parseToolCalls(response, manifest): NeutralToolCall[] {
+      const output = responsesOutput(response, "parseToolCalls");
+      const incomplete = response.status === "incomplete";
+      const wire = toWire(manifest, wireOptions);
+      return output.flatMap((item: unknown, index) => {
+        if (!isRecord(item) || item.type !== "function_call") return [];
+        const cutOff = item.status === "incomplete" || (incomplete && index === output.length - 1);
+        const { call_id: id, name } = item;
+        return toNeutralCall(wire, {
+          ...(typeof id === "string" ? { id } : {}),
+          name: typeof name === "string" ? name : "",
+          ...argumentsOf(item.arguments, cutOff),
+        });
+      });
+    },
+    toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
+      type: "function_call_output",
+      call_id: call.id ?? "",
+      output: resultText(call, result),
+    }),
+    appendTurn(messages, response, results) {
+      // The API takes every output item back as input. Only the pass-through item type is too
+      // loose to say so; the kinds a function-calling turn produces are typed exactly.
+      const output = responsesOutput(response, "appendTurn") as readonly OpenAIResponsesItem[];
+      return [...messages, ...output, ...results];
+    },
+  };
+}
+
+/**
+ * The OpenAI Responses API dialect. Use it as is, or configured: `openaiResponses({ strict })`.
+ */
+export const openaiResponses = configurable(makeOpenAIResponses);
