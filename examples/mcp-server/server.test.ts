@@ -1,0 +1,158 @@
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  type CallToolRequest,
+  CallToolResultSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const server = fileURLToPath(new URL("./server.ts", import.meta.url));
+
+// Each list the client fetched after the server said its tools changed, in order.
+const refreshed: Tool[][] = [];
+let notify: (() => void) | undefined;
+
+const client = new Client(
+  { name: "examples-test", version: "1.0.0" },
+  {
+    listChanged: {
+      tools: {
+        debounceMs: 0,
+        onChanged: (error, tools) => {
+          if (error === null && tools !== null) refreshed.push(tools);
+          notify?.();
+        },
+      },
+    },
+  },
+);
+
+/** Resolves once the client has refreshed its tool list `count` times in all. */
+function refreshes(count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (refreshed.length >= count) resolve();
+    };
+    notify = check;
+    check();
+  });
+}
+
+const names = (tools: Tool[]) => tools.map((tool) => tool.name);
+
+/** Calls a tool and reads the answer as a `CallToolResult` (the SDK types `content` loosely). */
+async function call(params: CallToolRequest["params"]) {
+  return CallToolResultSchema.parse(await client.callTool(params));
+}
+
+/** The text of a result that has exactly one text block. */
+function textOf(content: { type: string; text?: unknown }[]): string {
+  const [block, ...rest] = content;
+  if (block?.type !== "text" || typeof block.text !== "string" || rest.length > 0) {
+    throw new Error(`expected one text block, got ${JSON.stringify(content)}`);
+  }
+  return block.text;
+}
+
+describe("the todo list served as an MCP server over stdio, in a child process", () => {
+  beforeAll(async () => {
+    // `cwd: root` so that `--import tsx` resolves from this package's node_modules.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", server],
+      cwd: root,
+      stderr: "pipe",
+    });
+    // Kept quiet, but shown if the server fails to start: a broken import is reported there.
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      throw new Error(`The MCP server did not start:\n${stderr}`, { cause: error });
+    }
+  }, 30_000);
+
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it("lists the tools available now, with the names and schemas MCP sees", async () => {
+    const { tools } = await client.listTools();
+    expect(tools).toEqual([
+      {
+        name: "add",
+        description: "Add a todo to the end of the list.",
+        inputSchema: {
+          type: "object",
+          properties: { title: { type: "string", minLength: 1, maxLength: 80 } },
+          required: ["title"],
+          additionalProperties: false,
+        },
+      },
+    ]);
+  });
+
+  it("answers a valid call with the state and the dispatched action, and tells the client the tools changed", async () => {
+    const result = await call({ name: "add", arguments: { title: "Buy milk" } });
+
+    const observation = {
+      snapshot: { items: [{ id: 1, title: "Buy milk", done: false }], nextId: 2 },
+      events: [{ type: "todos/add", payload: { title: "Buy milk" } }],
+    };
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual(observation);
+    // The same observation as text, for clients that show the model only `content`.
+    expect(JSON.parse(textOf(result.content))).toEqual(observation);
+
+    await refreshes(1);
+    const toggle = refreshed[0]?.find((tool) => tool.name === "toggle");
+    expect(names(refreshed[0] ?? [])).toEqual(["add", "remove", "toggle"]);
+    // A scalar input is wrapped as { value }: MCP tool inputs must be objects.
+    expect(toggle?.inputSchema).toEqual({
+      type: "object",
+      properties: { value: { type: "integer", minimum: 1 } },
+      required: ["value"],
+      additionalProperties: false,
+    });
+  });
+
+  it("answers an invalid call with isError and the InvalidInput text, changing nothing", async () => {
+    const result = await call({ name: "add", arguments: { title: "" } });
+
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    // The model reads what was wrong and how to fix it, then each issue as data.
+    const [summary, issues] = textOf(result.content).split("\nIssues: ");
+    expect(summary).toMatch(
+      /^Error \(InvalidInput\): Invalid input for "add": \/title .+ Fix the input/,
+    );
+    expect(JSON.parse(issues ?? "null")).toEqual([
+      { path: "/title", message: expect.any(String), keyword: "minLength" },
+    ]);
+    expect(names((await client.listTools()).tools)).toEqual(["add", "remove", "toggle"]);
+  });
+
+  it("answers a call to an unavailable tool with isError, then runs it once it is offered", async () => {
+    const early = await call({ name: "clearCompleted", arguments: {} });
+    expect(early.isError).toBe(true);
+    expect(textOf(early.content)).toContain(
+      'Command "clearCompleted" is not available in the current state.',
+    );
+
+    expect((await call({ name: "toggle", arguments: { value: 1 } })).isError).toBeUndefined();
+    await refreshes(2);
+    expect(names(refreshed[1] ?? [])).toEqual(["add", "clearCompleted", "remove", "toggle"]);
+
+    const cleared = await call({ name: "clearCompleted", arguments: {} });
+    expect(cleared.structuredContent).toEqual({
+      snapshot: { items: [], nextId: 2 },
+      events: [{ type: "todos/clearCompleted" }],
+    });
+  });
+});

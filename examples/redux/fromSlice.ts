@@ -1,0 +1,148 @@
+/**
+ * A Redux Toolkit slice, dispatched through its store, as an agent component: each action creator
+ * is a command, the payload schemas and any availability rule are declared beside the slice, and
+ * each call observes the store's state after the dispatch and the action it dispatched.
+ */
+import type { AgentComponent, AgentSchema, CommandSchema, JsonSchema } from "ignite-element/tools";
+
+/** An action as RTK's action creators build it: `{ type, payload }` (and `meta`/`error` when prepared). */
+export type SliceAction = { type: string; payload: unknown };
+
+/** Any action creator; RTK's `slice.actions[name]` are these. */
+export type ActionCreator = (...args: never[]) => SliceAction;
+
+/** The part of a slice the wrapper uses: its action creators. */
+export interface SliceLike<TActions extends Record<string, ActionCreator>> {
+  readonly actions: TActions;
+}
+
+/** The part of a store the wrapper uses; RTK's `configureStore()` returns one. */
+export interface StoreLike<TState> {
+  getState(): TState;
+  dispatch(action: SliceAction): unknown;
+}
+
+/** How one action is offered as a command. */
+export interface ActionCommand {
+  description?: string;
+  /** The schema of the action creator's argument: what `slice.actions[name](input)` is called with. */
+  input?: JsonSchema;
+  /** Offer the command only when `canExecute(state, name)` says so. */
+  gated?: boolean;
+}
+
+/** An action creator that must be called with an argument. */
+type TakesPayload<TCreator> = TCreator extends () => unknown ? false : true;
+
+/**
+ * The commands of a slice. Redux knows a payload's type only in TypeScript, so its JSON Schema is
+ * declared here: required (with `input`) for every action that takes a payload, optional for the
+ * rest, which take none.
+ */
+export type SliceCommands<TActions extends Record<string, ActionCreator>> = {
+  readonly [K in keyof TActions as TakesPayload<TActions[K]> extends true
+    ? K
+    : never]: ActionCommand & { input: JsonSchema };
+} & {
+  readonly [K in keyof TActions as TakesPayload<TActions[K]> extends true
+    ? never
+    : K]?: ActionCommand;
+};
+
+/** What to offer of a slice, and when. */
+export interface SliceOptions<TState, TActions extends Record<string, ActionCreator>> {
+  commands: SliceCommands<TActions>;
+  /**
+   * Whether a gated command is available in `state`, the store's whole state now. A reducer cannot
+   * refuse an action, so this is the only place availability is decided. Required when any command
+   * is gated.
+   */
+  canExecute?: (state: TState, command: keyof TActions & string) => boolean;
+}
+
+/** The actions a slice can dispatch, as the events a call observes. */
+export type ActionOf<TActions extends Record<string, ActionCreator>> = ReturnType<
+  TActions[keyof TActions]
+>;
+
+/**
+ * Wraps `slice`, dispatched through `store`, as an `AgentComponent`: every action creator is a
+ * command named by its key (`add` for `slice.actions.add`). `execute` dispatches
+ * `slice.actions[command](input)` and returns `{ state: store.getState(), events: [action] }`.
+ * A reducer that throws fails the call (`ExecuteFailed`); Redux has then changed nothing.
+ *
+ * @throws TypeError at construction when a command is declared for an action the slice does not
+ *   have, or a command is gated and no `canExecute` is given.
+ */
+export function fromSlice<TState, TActions extends Record<string, ActionCreator>>(
+  store: StoreLike<TState>,
+  slice: SliceLike<TActions>,
+  options: SliceOptions<TState, TActions>,
+): AgentComponent<TState, ActionOf<TActions>> {
+  const schema: AgentSchema = { commands: sliceCommands(slice.actions, options) };
+  const { canExecute } = options;
+
+  return {
+    // One schema object for the store's lifetime, so the bridge compiles each input schema once.
+    getSchema: () => schema,
+
+    ...(canExecute && {
+      canExecute: (command: string) =>
+        isAction(slice, command) && canExecute(store.getState(), command),
+    }),
+
+    execute(command, input) {
+      const create = isAction(slice, command) ? slice.actions[command] : undefined;
+      if (create === undefined) throw new Error(`the slice has no action "${command}"`);
+      const action = actionFor(create, input);
+      store.dispatch(action);
+      return { state: store.getState(), events: [action] };
+    },
+  };
+}
+
+function sliceCommands<TState, TActions extends Record<string, ActionCreator>>(
+  actions: TActions,
+  { commands, canExecute }: SliceOptions<TState, TActions>,
+): Record<string, CommandSchema> {
+  const declared: Readonly<Record<string, ActionCommand | undefined>> = commands;
+  for (const name of Object.keys(declared)) {
+    if (!Object.hasOwn(actions, name)) {
+      throw new TypeError(
+        `A command is declared for "${name}", which is not an action of the slice`,
+      );
+    }
+  }
+  const result: Record<string, CommandSchema> = {};
+  for (const name of Object.keys(actions)) {
+    const command = declared[name] ?? {};
+    if (command.gated && canExecute === undefined) {
+      throw new TypeError(
+        `Command "${name}" is gated, but no canExecute(state, command) was given`,
+      );
+    }
+    result[name] = command;
+  }
+  return result;
+}
+
+function isAction<TActions extends Record<string, ActionCreator>>(
+  slice: SliceLike<TActions>,
+  command: string,
+): command is keyof TActions & string {
+  return Object.hasOwn(slice.actions, command);
+}
+
+/**
+ * Calls the action creator with the validated input. The bridge has checked `input` against the
+ * declared schema, the only link between that schema and the creator's TypeScript parameter — so
+ * this is where the input is asserted to be the creator's argument. Inside a generic function TS
+ * resolves the call through the constraint, so its result is asserted back to the creator's own.
+ */
+function actionFor<TCreator extends ActionCreator>(
+  create: TCreator,
+  input: unknown,
+): ReturnType<TCreator> {
+  const args = [input] as Parameters<TCreator>;
+  return create(...args) as ReturnType<TCreator>;
+}

@@ -1,0 +1,77 @@
+/**
+ * A todo list as a Redux Toolkit slice and store, and what an agent may do with it.
+ */
+import { configureStore, createSlice, type PayloadAction } from "@reduxjs/toolkit";
+import type { SliceOptions } from "./fromSlice.js";
+
+export interface Todo {
+  id: number;
+  title: string;
+  done: boolean;
+}
+
+export interface TodosState {
+  items: Todo[];
+  nextId: number;
+}
+
+const initialState: TodosState = { items: [], nextId: 1 };
+
+export const todosSlice = createSlice({
+  name: "todos",
+  initialState,
+  reducers: {
+    add(state, action: PayloadAction<{ title: string }>) {
+      state.items.push({ id: state.nextId, title: action.payload.title, done: false });
+      state.nextId += 1;
+    },
+    toggle(state, action: PayloadAction<number>) {
+      const todo = state.items.find((item) => item.id === action.payload);
+      if (todo) todo.done = !todo.done;
+    },
+    remove(state, action: PayloadAction<number>) {
+      state.items = state.items.filter((item) => item.id !== action.payload);
+    },
+    clearCompleted(state) {
+      state.items = state.items.filter((item) => !item.done);
+    },
+  },
+});
+
+/** A fresh store holding only the todo list. */
+export function createTodoStore() {
+  return configureStore({ reducer: todosSlice.reducer });
+}
+
+/**
+ * The slice's actions as commands. `toggle` and `remove` need a todo to act on, and
+ * `clearCompleted` a completed one, so they are offered only then.
+ */
+export const todoCommands: SliceOptions<TodosState, typeof todosSlice.actions> = {
+  commands: {
+    add: {
+      description: "Add a todo to the end of the list.",
+      input: {
+        type: "object",
+        properties: { title: { type: "string", minLength: 1, maxLength: 80 } },
+        required: ["title"],
+        additionalProperties: false,
+      },
+    },
+    toggle: {
+      description: "Mark a todo done, or not done again, by its id.",
+      input: { type: "integer", minimum: 1 },
+      gated: true,
+    },
+    remove: {
+      description: "Delete a todo by its id.",
+      input: { type: "integer", minimum: 1 },
+      gated: true,
+    },
+    clearCompleted: { description: "Delete every todo that is done.", gated: true },
+  },
+  canExecute: ({ items }, command) => {
+    if (command === "clearCompleted") return items.some((item) => item.done);
+    return items.length > 0;
+  },
+};
