@@ -12,7 +12,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["src/tests/**/*.test.ts", "examples/**/*.test.ts"],
+    include: ["src/tests/**/*.test.ts", "examples/**/*.test.ts", "demo/**/*.test.ts"],
     environment: "node",
     typecheck: {
       enabled: true,

@@ -1,0 +1,235 @@
+/**
+ * The demo itself, independent of the command line: one room, one bridge, `runToolLoop`, and the
+ * printer fed from the loop's steps. Which model it talks to is a `DemoSpec`; `pickDemo` chooses
+ * one from an environment the caller passes in, so tests never touch `process.env`.
+ */
+import {
+  igniteTools,
+  type LoopDialect,
+  type ModelRequest,
+  type Route,
+  runToolLoop,
+  type ToolLoopStop,
+} from "ignite-element/tools";
+import { type AnthropicMessage, anthropic } from "ignite-element/tools/anthropic";
+import { type OpenAIChatMessage, openai } from "ignite-element/tools/openai";
+import {
+  anthropicModel,
+  anthropicText,
+  DEFAULT_ANTHROPIC_MODEL,
+  ModelError,
+  openaiModel,
+  openaiText,
+} from "./models.js";
+import {
+  type CallRecord,
+  formatFinal,
+  formatHeader,
+  formatOffered,
+  formatTurn,
+  style,
+  type TurnRecord,
+} from "./print.js";
+import { createRoom, type Room, type RoomState } from "./room.js";
+import { SCRIPTED_PROMPT, scriptedModel } from "./scripted.js";
+
+/** How the demo talks to one kind of model. */
+export interface DemoSpec<ToolDefs, Response, ResultBlock, Message> {
+  /** Which model, for the banner. */
+  label: string;
+  /** A scripted model plays a fixed conversation and ignores the user's prompt. */
+  scripted: boolean;
+  dialect: LoopDialect<ToolDefs, Response, ResultBlock, Message>;
+  model: (request: ModelRequest<ToolDefs, Message>) => Promise<Response>;
+  /** The conversation that starts the loop. */
+  messages: (prompt: string) => Message[];
+  /** What the model said in a response, for the printer. */
+  textOf: (response: Response) => string;
+}
+
+export interface RunOptions {
+  /** The user's request; a scripted demo always uses its own. */
+  prompt?: string;
+  /** Receives the output one line at a time. */
+  write: (line: string) => void;
+  color: boolean;
+  signal?: AbortSignal;
+  /** Default 8. */
+  maxTurns?: number;
+  /** Default: a new room. */
+  room?: Room;
+}
+
+export interface DemoOutcome {
+  stop: ToolLoopStop;
+  state: RoomState;
+  turns: TurnRecord[];
+}
+
+/** A demo with its model's types sealed in, so the three kinds share one shape. */
+export interface Demo {
+  label: string;
+  scripted: boolean;
+  run(options: RunOptions): Promise<DemoOutcome>;
+}
+
+/** The prompt for a real model when the command line gives none. */
+export const DEFAULT_PROMPT = SCRIPTED_PROMPT;
+
+export const SYSTEM_PROMPT =
+  "You control one room of a smart home through tools. Use only the tools you are offered now " +
+  "(they change with the room's state). If a call is refused, read why, fix it and try again. " +
+  "When you are done, say briefly what you changed.";
+
+export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
+  spec: DemoSpec<ToolDefs, Response, ResultBlock, Message>,
+): Demo {
+  return {
+    label: spec.label,
+    scripted: spec.scripted,
+    async run(options) {
+      const s = style(options.color);
+      const room = options.room ?? createRoom();
+      const prompt = spec.scripted ? SCRIPTED_PROMPT : (options.prompt ?? DEFAULT_PROMPT);
+      const notes = spec.scripted
+        ? [
+            "set ANTHROPIC_API_KEY, or OPENAI_BASE_URL and OPENAI_MODEL, to talk to a real model",
+            ...(options.prompt === undefined ? [] : ["the scripted model ignores your prompt"]),
+          ]
+        : [];
+      const write = (lines: string[]) => {
+        for (const line of lines) options.write(line);
+      };
+      write(formatHeader(s, spec.label, prompt, notes));
+
+      // Every executed call passes through `execute` with its validated route, and the bridge
+      // runs calls one at a time in call order, so routes line up with the executed answers.
+      const routes: Route[] = [];
+      const recorded: Room = {
+        get state() {
+          return room.state;
+        },
+        getSchema: () => room.getSchema(),
+        canExecute: (command) => room.canExecute?.(command) === true,
+        execute: (command, input) => {
+          routes.push({ command, input });
+          return room.execute(command, input);
+        },
+      };
+      const tools = igniteTools(recorded, spec.dialect);
+
+      const turns: TurnRecord[] = [];
+      const label = spec.scripted ? "assistant (scripted)" : "assistant";
+      const result = await runToolLoop({
+        tools,
+        // The tools offered are printed as the request goes out, before a real model's wait.
+        model: (request) => {
+          write(
+            formatOffered(
+              s,
+              request.turn,
+              tools.manifest().map((tool) => tool.name),
+            ),
+          );
+          return spec.model(request);
+        },
+        messages: spec.messages(prompt),
+        maxTurns: options.maxTurns ?? 8,
+        signal: options.signal,
+        onStep: (step) => {
+          const calls = step.answers.map(({ call, outcome }): CallRecord => {
+            const executed = outcome.ok || outcome.error.kind === "ExecuteFailed";
+            const route = executed ? routes.shift() : undefined;
+            return {
+              name: call.name,
+              input: call.input,
+              ...(route ? { route } : {}),
+              ...(outcome.ok ? {} : { error: outcome.error }),
+              events: outcome.ok ? outcome.value.events : [],
+            };
+          });
+          // A call aborted before it ran reached no `execute`; starting each turn afresh keeps
+          // such a gap from shifting the routes of later turns.
+          routes.length = 0;
+          const record = { turn: step.turn, text: spec.textOf(step.response), calls };
+          turns.push(record);
+          write(formatTurn(s, record, label));
+        },
+      });
+      write(formatFinal(s, room.state, result.stop, turns));
+      return { stop: result.stop, state: room.state, turns };
+    },
+  };
+}
+
+/** The scripted conversation, in the Anthropic format. */
+export function scriptedDemo(): Demo {
+  return defineDemo({
+    label: "a scripted conversation in the Anthropic format (scripted — no model is called)",
+    scripted: true,
+    dialect: anthropic,
+    model: scriptedModel(),
+    messages: (prompt): AnthropicMessage[] => [{ role: "user", content: prompt }],
+    textOf: anthropicText,
+  });
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The demo the environment asks for: Anthropic when `ANTHROPIC_API_KEY` is set, an
+ * OpenAI-compatible server when `OPENAI_BASE_URL` is, otherwise the scripted model. Throws a
+ * `ModelError` for a configuration that cannot work.
+ */
+export function pickDemo(env: Env, options: { fetch?: typeof fetch } = {}): Demo {
+  const apiKey = nonEmpty(env.ANTHROPIC_API_KEY);
+  if (apiKey !== undefined) {
+    const model = nonEmpty(env.ANTHROPIC_MODEL) ?? DEFAULT_ANTHROPIC_MODEL;
+    const baseUrl = nonEmpty(env.ANTHROPIC_BASE_URL);
+    if (baseUrl !== undefined) checkUrl("ANTHROPIC_BASE_URL", baseUrl, "https://api.anthropic.com");
+    return defineDemo({
+      label: `Anthropic ${model}${baseUrl === undefined ? "" : ` at ${baseUrl}`}`,
+      scripted: false,
+      dialect: anthropic,
+      model: anthropicModel({ apiKey, model, baseUrl, system: SYSTEM_PROMPT, ...options }),
+      messages: (prompt): AnthropicMessage[] => [{ role: "user", content: prompt }],
+      textOf: anthropicText,
+    });
+  }
+  const baseUrl = nonEmpty(env.OPENAI_BASE_URL);
+  if (baseUrl !== undefined) {
+    checkUrl("OPENAI_BASE_URL", baseUrl, "http://localhost:11434/v1");
+    const model = nonEmpty(env.OPENAI_MODEL);
+    if (model === undefined) {
+      throw new ModelError(
+        "OPENAI_MODEL is not set — name the model the server should run, e.g. OPENAI_MODEL=qwen2.5:7b",
+      );
+    }
+    const key = nonEmpty(env.OPENAI_API_KEY);
+    return defineDemo({
+      label: `OpenAI-compatible ${model} at ${baseUrl}`,
+      scripted: false,
+      dialect: openai,
+      model: openaiModel({ baseUrl, model, apiKey: key, system: SYSTEM_PROMPT, ...options }),
+      messages: (prompt): OpenAIChatMessage[] => [{ role: "user", content: prompt }],
+      textOf: openaiText,
+    });
+  }
+  return scriptedDemo();
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function checkUrl(name: string, value: string, example: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new ModelError(`${name} is not an http(s) URL: "${value}" (expected e.g. ${example})`);
+  }
+}
