@@ -323,7 +323,7 @@ describe("anthropic.parseToolCalls", () => {
       "arguments must be a JSON object, not a string",
       "arguments must be a JSON object, not a number",
       "arguments must be a JSON object, not a boolean",
-      "arguments must be a JSON object, not a undefined",
+      "arguments are missing; send a JSON object",
     ]);
     expect(calls.every((call) => call.name === "increment" && call.input === undefined)).toBe(true);
   });
@@ -412,11 +412,11 @@ describe("anthropic.parseToolCalls", () => {
     const expects =
       "anthropic.parseToolCalls expects a Messages API response (the parsed JSON with a `content` array, as `client.messages.create()` resolves it), got ";
     expect(messages).toEqual([
-      `${expects}a Response object (pass its parsed JSON body instead)`,
+      `${expects}a Response (pass its parsed JSON body instead: \`await response.json()\`)`,
       `${expects}a string`,
       `${expects}null`,
       `${expects}an array`,
-      `${expects}an object without a \`content\` array`,
+      `${expects}an object of another shape`,
       `${expects}a Promise (await it first)`,
     ]);
   });

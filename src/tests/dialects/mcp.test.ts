@@ -246,17 +246,17 @@ describe("mcp tools/call parsing", () => {
     [
       "an HTTP Response",
       new Response("{}"),
-      /got a Response \(pass its parsed JSON body instead\)/,
+      /got a Response \(pass its parsed JSON body instead: `await response.json\(\)`\)/,
     ],
     ["a string", '{"name":"increment"}', /got a string/],
     ["null", null, /got null/],
     ["a Promise", Promise.resolve({}), /got a Promise \(await it first\)/],
     ["a Map", new Map(), /got a Map/],
     ["an array", [{ name: "increment" }], /got an array/],
-    ["params without a name", { arguments: {} }, /without a string `name`/],
-    ["params whose name is not a string", { name: 5 }, /without a string `name`/],
+    ["params without a name", { arguments: {} }, /got an object of another shape/],
+    ["params whose name is not a string", { name: 5 }, /got an object of another shape/],
     ["a request for another method", { method: "tools/list", params: {} }, /"tools\/list"/],
-    ["a tools/call request without params", { method: "tools/call" }, /without a string `name`/],
+    ["a tools/call request without params", { method: "tools/call" }, /got an object of another shape/],
   ])("throws a TypeError that says what to pass for %s", (_label, value, message) => {
     const parse = () => mcp.parseToolCalls(value as never, manifest);
     expect(parse).toThrow(TypeError);
@@ -266,7 +266,7 @@ describe("mcp tools/call parsing", () => {
 
   it("describes an object without a prototype plainly", () => {
     expect(() => mcp.parseToolCalls(Object.create(null), manifest)).toThrow(
-      /got an object without a string `name`/,
+      /got an object of another shape/,
     );
   });
 });

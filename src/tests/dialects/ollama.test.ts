@@ -291,15 +291,15 @@ describe("ollama tool call parsing", () => {
     [
       "an HTTP Response",
       new Response("{}"),
-      /got a Response \(pass its parsed JSON body instead\)/,
+      /got a Response \(pass its parsed JSON body instead: `await response.json\(\)`\)/,
     ],
     ["a string", '{"message":{}}', /got a string/],
     ["null", null, /got null/],
     ["a Promise", Promise.resolve({}), /got a Promise \(await it first\)/],
     ["a Map", new Map(), /got a Map/],
     ["an array of responses", [chat({})], /got an array/],
-    ["an object without message", { done: true }, /got an object without one/],
-    ["a message that is not an object", { message: "hi" }, /got an object without one/],
+    ["an object without message", { done: true }, /got an object of another shape/],
+    ["a message that is not an object", { message: "hi" }, /got an object of another shape/],
   ])("throws a TypeError that says what to pass for %s", (_label, value, message) => {
     const parse = () => ollama.parseToolCalls(value as never, counterManifest);
     expect(parse).toThrow(TypeError);

@@ -352,15 +352,15 @@ describe("openaiResponses.parseToolCalls", () => {
       "openaiResponses.parseToolCalls expects a Responses API response (the parsed JSON with an `output` array), got";
     expect(() => tools.parseToolCalls(loose(new Response("{}")))).toThrow(
       new TypeError(
-        `${expected} a Response (pass \`await response.json()\`, or the SDK's return value)`,
+        `${expected} a Response (pass its parsed JSON body instead: \`await response.json()\`)`,
       ),
     );
-    expect(() => tools.parseToolCalls(loose("{}"))).toThrow(new TypeError(`${expected} string`));
+    expect(() => tools.parseToolCalls(loose("{}"))).toThrow(new TypeError(`${expected} a string`));
     expect(() => tools.parseToolCalls(loose(undefined))).toThrow(
       new TypeError(`${expected} undefined`),
     );
     expect(() => tools.parseToolCalls(loose({ choices: [] }))).toThrow(
-      new TypeError(`${expected} an object without it`),
+      new TypeError(`${expected} an object of another shape`),
     );
   });
 });

@@ -338,7 +338,7 @@ describe("openai.parseToolCalls", () => {
         id: "c",
         name: "increment",
         input: undefined,
-        inputError: "arguments must be a JSON object encoded as a string",
+        inputError: "arguments must be a JSON object, not an array",
       },
     ]);
   });
@@ -418,14 +418,14 @@ describe("openai.parseToolCalls", () => {
       "openai.parseToolCalls expects a Chat Completions response (the parsed JSON with a `choices` array), got";
     expect(() => tools.parseToolCalls(loose(new Response("{}")))).toThrow(
       new TypeError(
-        `${expected} a Response (pass \`await response.json()\`, or the SDK's return value)`,
+        `${expected} a Response (pass its parsed JSON body instead: \`await response.json()\`)`,
       ),
     );
-    expect(() => tools.parseToolCalls(loose("{}"))).toThrow(new TypeError(`${expected} string`));
+    expect(() => tools.parseToolCalls(loose("{}"))).toThrow(new TypeError(`${expected} a string`));
     expect(() => tools.parseToolCalls(loose(null))).toThrow(new TypeError(`${expected} null`));
     expect(() => tools.parseToolCalls(loose([]))).toThrow(new TypeError(`${expected} an array`));
     expect(() => tools.parseToolCalls(loose({ output: [] }))).toThrow(
-      new TypeError(`${expected} an object without it`),
+      new TypeError(`${expected} an object of another shape`),
     );
     expect(() => tools.parseToolCalls(loose({ choices: {} }))).toThrow(TypeError);
     expect(() => tools.parseToolCalls(loose(Object.create(null)))).toThrow(TypeError);

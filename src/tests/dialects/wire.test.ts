@@ -5,10 +5,12 @@ import {
   decodeArguments,
   errorText,
   GEMINI_NAMES,
-  kindOf,
+  describeValue,
   MCP_NAMES,
   needsWrapping,
+  objectArguments,
   OPENAI_NAMES,
+  OPENAI_STRICT,
   resultText,
   toJsonText,
   toNeutralCall,
@@ -192,7 +194,7 @@ describe("strict mode", () => {
   it("closes every object, requires every property and makes optional ones nullable", () => {
     const [tool] = toWire(manifestOf({ add: { input } }), {
       names: OPENAI_NAMES,
-      strict: true,
+      strict: OPENAI_STRICT,
     }).tools;
     expect(tool?.strict).toBe(true);
     expect(tool?.parameters).toEqual({
@@ -221,7 +223,10 @@ describe("strict mode", () => {
   });
 
   it("maps the nulls of optional properties back to absent, at every depth", () => {
-    const wire = toWire(manifestOf({ add: { input } }), { names: OPENAI_NAMES, strict: true });
+    const wire = toWire(manifestOf({ add: { input } }), {
+      names: OPENAI_NAMES,
+      strict: OPENAI_STRICT,
+    });
     const call = toNeutralCall(wire, {
       name: "add",
       args: { title: "x", due: null, tags: [{ label: null }] },
@@ -233,11 +238,14 @@ describe("strict mode", () => {
     const openMap = { type: "object", additionalProperties: { type: "number" } };
     const [tool] = toWire(manifestOf({ scores: { input: openMap } }), {
       names: OPENAI_NAMES,
-      strict: true,
+      strict: OPENAI_STRICT,
     }).tools;
     expect(tool).toMatchObject({ strict: false, parameters: openMap });
     const call = toNeutralCall(
-      toWire(manifestOf({ scores: { input: openMap } }), { names: OPENAI_NAMES, strict: true }),
+      toWire(manifestOf({ scores: { input: openMap } }), {
+        names: OPENAI_NAMES,
+        strict: OPENAI_STRICT,
+      }),
       {
         name: "scores",
         args: { a: null },
@@ -263,7 +271,7 @@ describe("strict mode", () => {
     };
     const wire = toWire(manifestOf({ mark: { input: withRef } }), {
       names: OPENAI_NAMES,
-      strict: true,
+      strict: OPENAI_STRICT,
     });
     expect(wire.tools[0]?.strict).toBe(true);
     expect(
@@ -287,7 +295,7 @@ describe("strict mode", () => {
     };
     const [strict] = toWire(manifestOf({ go: { input: union } }), {
       names: OPENAI_NAMES,
-      strict: true,
+      strict: OPENAI_STRICT,
     }).tools;
     expect(strict?.strict).toBe(true);
     expect(strict?.parameters.$defs).toEqual({
@@ -308,8 +316,8 @@ describe("strict mode", () => {
     };
     for (const input of [openDef, openBranch, openItems, notStrict]) {
       expect(
-        toWire(manifestOf({ go: { input } }), { names: OPENAI_NAMES, strict: true }).tools[0]
-          ?.strict,
+        toWire(manifestOf({ go: { input } }), { names: OPENAI_NAMES, strict: OPENAI_STRICT })
+          .tools[0]?.strict,
       ).toBe(false);
     }
   });
@@ -317,7 +325,7 @@ describe("strict mode", () => {
   it("wraps and strictifies a scalar, keeping the value itself required", () => {
     const wire = toWire(manifestOf({ setLimit: { input: { type: "number" } } }), {
       names: OPENAI_NAMES,
-      strict: true,
+      strict: OPENAI_STRICT,
     });
     expect(wire.tools[0]).toMatchObject({ strict: true, wrapped: true });
     expect(toNeutralCall(wire, { name: "setLimit", args: { value: 4 } }).input).toBe(4);
@@ -344,7 +352,14 @@ describe("arguments sent as JSON text", () => {
 
   it("takes arguments that arrive already decoded", () => {
     expect(decodeArguments({ by: 1 })).toEqual({ args: { by: 1 } });
-    expect(decodeArguments(42).argsError).toMatch(/JSON object encoded as a string/);
+    expect(decodeArguments(42).argsError).toBe("arguments must be a JSON object, not a number");
+    expect(decodeArguments(undefined).argsError).toBe("arguments are missing; send a JSON object");
+    expect(objectArguments(undefined, "empty")).toEqual({ args: {} });
+    expect(objectArguments(null, "empty").argsError).toBe(
+      "arguments must be a JSON object, not null",
+    );
+    expect(objectArguments("{}").argsError).toBe("arguments must be a JSON object, not a string");
+    expect(decodeArguments(" ", { cutOff: true }).argsError).toMatch(/cut off/);
   });
 
   it("carries an arguments error into the neutral call, for known and unknown tools", () => {
@@ -479,9 +494,9 @@ describe("the size cap on what the model reads", () => {
   });
 });
 
-describe("kindOf", () => {
+describe("describeValue", () => {
   it("names what was passed instead of a provider response", () => {
-    expect([null, [], "x", 1, {}, new Map()].map(kindOf)).toEqual([
+    expect([null, [], "x", 1, {}, new Map()].map((value) => describeValue(value))).toEqual([
       "null",
       "an array",
       "a string",

@@ -5,7 +5,6 @@
  */
 import type { Result } from "../result.js";
 import type {
-  JsonSchema,
   LoopDialect,
   NeutralManifest,
   NeutralToolCall,
@@ -13,19 +12,22 @@ import type {
   ToolError,
 } from "../types.js";
 import {
+  ANTHROPIC_STRICT,
   configurable,
   isRecord,
   OPENAI_NAMES,
   objectRequired,
   type ProviderCall,
+  type ResultOptions,
   resultText,
+  shapeError,
   toNeutralCall,
   toWire,
-  type WireManifest,
+  type WireOptions,
 } from "./wire.js";
 
 /** Options of the `anthropic` dialect. */
-export interface AnthropicOptions {
+export interface AnthropicOptions extends ResultOptions {
   /**
    * Send `strict: true` (guaranteed schema conformance) on every tool whose schema Anthropic's
    * strict mode can express; any other tool is sent as it is, without the flag.
@@ -125,18 +127,12 @@ export type AnthropicDialect = LoopDialect<
 >;
 
 function make(options: AnthropicOptions = {}): AnthropicDialect {
-  const strict = options.strict === true;
-  const wireOf = (manifest: NeutralManifest): WireManifest => {
-    const wire = toWire(manifest, { names: OPENAI_NAMES, strict });
-    const fits = wire.tools.map((tool) => !tool.strict || strictExpressible(tool.parameters));
-    if (fits.every(Boolean)) return wire;
-    // Names do not depend on strictness, so the two presentations line up tool for tool.
-    const plain = toWire(manifest, { names: OPENAI_NAMES });
-    const tools = wire.tools.map((tool, index) =>
-      fits[index] ? tool : (plain.tools[index] ?? tool),
-    );
-    return { tools, byName: new Map(tools.map((tool) => [tool.name, tool])) };
+  // Anthropic's strict mode accepts fewer keywords than OpenAI's: its own rule decides per tool.
+  const wireOptions: WireOptions = {
+    names: OPENAI_NAMES,
+    strict: options.strict ? ANTHROPIC_STRICT : undefined,
   };
+  const wireOf = (manifest: NeutralManifest) => toWire(manifest, wireOptions);
 
   return {
     toToolDefs(manifest: NeutralManifest): AnthropicTool[] {
@@ -167,7 +163,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
         type: "tool_result",
         // The SDK requires a string; every call parsed from an API response carries its id.
         tool_use_id: call.id ?? "",
-        content: resultText(call, result),
+        content: resultText(call, result, options.maxResultChars),
         ...(result.ok ? {} : { is_error: true }),
       };
     },
@@ -185,75 +181,6 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
   };
 }
 
-// Anthropic's strict mode takes fewer keywords than the shared strict form keeps: these are the
-// ones the SDK's own strict-schema transform keeps (it moves every other one into the
-// description). A tool whose strict schema uses any other is sent non-strict.
-const STRICT_KEYWORDS = new Set([
-  "$schema",
-  "$defs",
-  "$ref",
-  "type",
-  "enum",
-  "const",
-  "anyOf",
-  "allOf",
-  "properties",
-  "required",
-  "additionalProperties",
-  "items",
-  "minItems",
-  "format",
-  "description",
-  "title",
-]);
-const STRICT_FORMATS = new Set([
-  "date-time",
-  "time",
-  "date",
-  "duration",
-  "email",
-  "hostname",
-  "uri",
-  "ipv4",
-  "ipv6",
-  "uuid",
-]);
-
-const expressible = new WeakMap<JsonSchema, boolean>();
-
-// Strict schemas come from a cache, so each is checked once.
-function strictExpressible(schema: JsonSchema): boolean {
-  let known = expressible.get(schema);
-  if (known === undefined) {
-    known = fits(schema, 0);
-    expressible.set(schema, known);
-  }
-  return known;
-}
-
-function fits(schema: unknown, depth: number): boolean {
-  if (!isRecord(schema) || depth > 64) return false;
-  const inner = (value: unknown) => fits(value, depth + 1);
-  return Object.entries(schema).every(([keyword, value]) => {
-    if (!STRICT_KEYWORDS.has(keyword)) return false;
-    if (keyword === "format") return typeof value === "string" && STRICT_FORMATS.has(value);
-    if (keyword === "minItems") return value === 0 || value === 1;
-    if (keyword === "enum") return Array.isArray(value) && value.every(isPrimitive);
-    if (keyword === "const") return isPrimitive(value);
-    if (keyword === "items") return inner(value);
-    if (keyword === "anyOf" || keyword === "allOf")
-      return Array.isArray(value) && value.every(inner);
-    if (keyword === "properties" || keyword === "$defs") {
-      return isRecord(value) && Object.values(value).every(inner);
-    }
-    return true;
-  });
-}
-
-function isPrimitive(value: unknown): boolean {
-  return value === null || typeof value !== "object";
-}
-
 function toProviderCall(block: Record<string, unknown>): ProviderCall {
   const { id, name, input } = block;
   return {
@@ -263,23 +190,12 @@ function toProviderCall(block: Record<string, unknown>): ProviderCall {
   };
 }
 
+const SHAPE =
+  "a Messages API response (the parsed JSON with a `content` array, as `client.messages.create()` resolves it)";
+
 function contentOf(response: unknown, method: string): readonly unknown[] {
   if (isRecord(response) && Array.isArray(response.content)) return response.content;
-  throw new TypeError(
-    `anthropic.${method} expects a Messages API response (the parsed JSON with a \`content\` ` +
-      `array, as \`client.messages.create()\` resolves it), got ${describe(response)}`,
-  );
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value !== "object") return `a ${typeof value}`;
-  if (typeof Reflect.get(value, "then") === "function") return "a Promise (await it first)";
-  const name: unknown = Object.getPrototypeOf(value)?.constructor?.name;
-  return typeof name === "string" && name !== "Object"
-    ? `a ${name} object (pass its parsed JSON body instead)`
-    : "an object without a `content` array";
+  throw shapeError(`anthropic.${method}`, SHAPE, response);
 }
 
 /**

@@ -16,12 +16,13 @@ import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
 import {
   capped,
   DEFAULT_MAX_RESULT_CHARS,
+  describeValue,
   errorText,
   GEMINI_NAMES,
   isRecord,
-  kindOf,
-  objectRequired,
+  objectArguments,
   type ProviderCall,
+  type ResultOptions,
   toJsonValue,
   toNeutralCall,
   toWire,
@@ -32,7 +33,7 @@ import {
 export type { GeminiSchema, GeminiType } from "./gemini-schema.js";
 
 /** Options of the `gemini` dialect. */
-export interface GeminiOptions {
+export interface GeminiOptions extends ResultOptions {
   /**
    * How parameters are declared: `"json"` (the default) sends the full JSON Schema as
    * `parametersJsonSchema`; `"openapi"` sends `parameters`, the schema downgraded to Gemini's
@@ -144,11 +145,12 @@ const WIRE: WireOptions = { names: GEMINI_NAMES };
  */
 const SYNTHETIC_ID = /^call_\d+$/;
 
-function make(options?: { schema?: "json" }): GeminiDialect<GeminiTool[]>;
-function make(options: { schema: "openapi" }): GeminiDialect<GeminiOpenApiTool[]>;
+function make(options?: ResultOptions & { schema?: "json" }): GeminiDialect<GeminiTool[]>;
+function make(options: ResultOptions & { schema: "openapi" }): GeminiDialect<GeminiOpenApiTool[]>;
 function make(options?: GeminiOptions): GeminiDialect<GeminiTool[] | GeminiOpenApiTool[]>;
 function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiOpenApiTool[]> {
   const openapi = options.schema === "openapi";
+  const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   return {
     toToolDefs(manifest) {
       const tools = toWire(manifest, WIRE).tools;
@@ -181,8 +183,8 @@ function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiO
           ...id,
           name: call.toolName ?? call.name,
           response: result.ok
-            ? { output: output(result.value) }
-            : { error: capped(errorText(call, result.error), DEFAULT_MAX_RESULT_CHARS) },
+            ? { output: output(result.value, maxChars) }
+            : { error: capped(errorText(call, result.error), maxChars) },
         },
       };
     },
@@ -221,15 +223,15 @@ function toProviderCall(call: Record<string, unknown>, index: number): ProviderC
     id: typeof id === "string" && id !== "" ? id : `call_${index}`,
     name: typeof name === "string" ? name : "",
     // Gemini leaves `args` out for a call without arguments.
-    ...(args === undefined ? { args: {} } : isRecord(args) ? { args } : objectRequired(args)),
+    ...objectArguments(args, "empty"),
   };
 }
 
 /** The observation as JSON data, or as capped JSON text when it is too long to send whole. */
-function output(observation: Observation): unknown {
+function output(observation: Observation, maxChars: number): unknown {
   const value = toJsonValue(observation);
   const text = JSON.stringify(value);
-  return text.length > DEFAULT_MAX_RESULT_CHARS ? capped(text, DEFAULT_MAX_RESULT_CHARS) : value;
+  return text.length > maxChars ? capped(text, maxChars) : value;
 }
 
 // Whatever the SDK or a JSON parser can hand over for a response; a fetch `Response` has none.
@@ -269,7 +271,7 @@ function wrong(value: unknown): string {
     return "a Promise (await it first)";
   }
   // Plain objects are all responses, so an object here is an instance of some other class.
-  return isRecord(value) ? `${kindOf(value)} (pass its parsed JSON instead)` : kindOf(value);
+  return describeValue(value);
 }
 
 /**

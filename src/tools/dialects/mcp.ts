@@ -16,9 +16,10 @@ import {
   configurable,
   isRecord,
   MCP_NAMES,
-  objectRequired,
-  type ProviderCall,
+  objectArguments,
+  type ResultOptions,
   resultText,
+  shapeError,
   toJsonValue,
   toNeutralCall,
   toWire,
@@ -82,11 +83,11 @@ export type McpToolResult = {
 export type McpDialect = ToolDialect<McpToolList, McpCall, McpToolResult>;
 
 /** Options of `mcp(...)`; none yet, reserved so the export has the same shape as the others. */
-export type McpOptions = Record<string, never>;
+export interface McpOptions extends ResultOptions {}
 
 const WIRE: WireOptions = { names: MCP_NAMES };
 
-function make(): McpDialect {
+function make(options: McpOptions = {}): McpDialect {
   return {
     toToolDefs(manifest: NeutralManifest): McpToolList {
       return {
@@ -101,11 +102,12 @@ function make(): McpDialect {
     parseToolCalls(call: McpCall, manifest: NeutralManifest): NeutralToolCall[] {
       const { name, args } = paramsOf(call);
       // The JSON-RPC id is the transport's, not in `params`: the call has no id of its own.
-      return [toNeutralCall(toWire(manifest, WIRE), { name, ...argumentsOf(args) })];
+      return [toNeutralCall(toWire(manifest, WIRE), { name, ...objectArguments(args, "empty") })];
     },
 
     toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): McpToolResult {
-      const content: McpTextContent[] = [{ type: "text", text: resultText(call, result) }];
+      const text = resultText(call, result, options.maxResultChars);
+      const content: McpTextContent[] = [{ type: "text", text }];
       if (!result.ok) return { content, isError: true };
       const structured = toJsonValue(result.value);
       return isRecord(structured) ? { content, structuredContent: structured } : { content };
@@ -119,40 +121,23 @@ function make(): McpDialect {
  */
 export const mcp = configurable<McpOptions, McpDialect>(make);
 
-const EXPECTED =
-  "mcp.parseToolCalls expects a tools/call request or its params ({ name, arguments? })";
+const EXPECTED = "a tools/call request or its params ({ name: string, arguments? })";
 
 function paramsOf(call: unknown): { name: string; args: unknown } {
   const params = isRecord(call) && "method" in call ? requestParams(call) : call;
   // The SDK's Server rejects a request without a string `name` before any handler runs, so one
   // that reaches us was not built as a tools/call at all.
   if (!isRecord(params) || typeof params.name !== "string") {
-    throw new TypeError(`${EXPECTED}, got ${describeValue(call)}`);
+    throw shapeError("mcp.parseToolCalls", EXPECTED, call);
   }
   return { name: params.name, args: params.arguments };
 }
 
 function requestParams(request: Record<string, unknown>): unknown {
   if (request.method !== "tools/call") {
-    throw new TypeError(`${EXPECTED}, got a ${JSON.stringify(request.method)} request`);
+    throw new TypeError(
+      `mcp.parseToolCalls expects ${EXPECTED}, got a ${JSON.stringify(request.method)} request`,
+    );
   }
   return request.params;
-}
-
-function argumentsOf(args: unknown): Pick<ProviderCall, "args" | "argsError"> {
-  if (args === undefined) return { args: {} };
-  return isRecord(args) ? { args } : objectRequired(args);
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value !== "object") return `a ${typeof value}`;
-  if (typeof Reflect.get(value, "then") === "function") return "a Promise (await it first)";
-  const maker: unknown = Reflect.get(value, "constructor");
-  if (typeof maker !== "function" || maker.name === "Object")
-    return "an object without a string `name`";
-  // A fetch `Response` is the likeliest mistake: its body has not been read yet.
-  if (maker.name === "Response") return "a Response (pass its parsed JSON body instead)";
-  return `a ${maker.name}`;
 }

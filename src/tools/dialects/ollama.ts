@@ -15,11 +15,13 @@ import type {
 import {
   configurable,
   decodeArguments,
+  describeValue,
   isRecord,
   OPENAI_NAMES,
-  objectRequired,
-  type ProviderCall,
+  objectArguments,
+  type ResultOptions,
   resultText,
+  shapeError,
   toNeutralCall,
   toWire,
   type WireOptions,
@@ -79,11 +81,11 @@ export type OllamaDialect = LoopDialect<
 >;
 
 /** Options of `ollama(...)`; none yet, reserved so the export has the same shape as the others. */
-export type OllamaOptions = Record<string, never>;
+export interface OllamaOptions extends ResultOptions {}
 
 const WIRE: WireOptions = { names: OPENAI_NAMES };
 
-function make(): OllamaDialect {
+function make(options: OllamaOptions = {}): OllamaDialect {
   return {
     toToolDefs(manifest: NeutralManifest): OllamaTool[] {
       return toWire(manifest, WIRE).tools.map(({ name, tool, parameters }) => ({
@@ -108,7 +110,10 @@ function make(): OllamaDialect {
             // Ollama sends no ids; one from the position lets results be paired with calls.
             id: typeof call.id === "string" && call.id !== "" ? call.id : `call_${index}`,
             name: typeof name === "string" ? name : "",
-            ...argumentsOf(args),
+            // Some servers send JSON text; a Go server writes "no arguments" as `null` (a nil map).
+            ...(typeof args === "string"
+              ? decodeArguments(args)
+              : objectArguments(args ?? undefined, "empty")),
           }),
         ];
       });
@@ -117,7 +122,7 @@ function make(): OllamaDialect {
     toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): OllamaToolMessage {
       return {
         role: "tool",
-        content: resultText(call, result),
+        content: resultText(call, result, options.maxResultChars),
         tool_name: call.toolName ?? call.name,
       };
     },
@@ -140,9 +145,10 @@ export const ollama = configurable<OllamaOptions, OllamaDialect>(make);
 function toolCallsOf(response: unknown, method: string): readonly unknown[] {
   const message = isRecord(response) ? response.message : undefined;
   if (!isRecord(message)) {
-    const got = describeValue(response);
-    throw new TypeError(
-      `ollama.${method} expects an /api/chat response (the parsed JSON with a \`message\` object), got ${got === "an object" ? "an object without one" : got}`,
+    throw shapeError(
+      `ollama.${method}`,
+      "an /api/chat response (the parsed JSON with a `message` object)",
+      response,
     );
   }
   const calls = message.tool_calls;
@@ -153,23 +159,4 @@ function toolCallsOf(response: unknown, method: string): readonly unknown[] {
     );
   }
   return calls;
-}
-
-function argumentsOf(args: unknown): Pick<ProviderCall, "args" | "argsError"> {
-  // A Go server marshals a call without arguments as `null` (a nil map), or leaves them out.
-  if (args === undefined || args === null) return { args: {} };
-  if (typeof args === "string") return decodeArguments(args);
-  return isRecord(args) ? { args } : objectRequired(args);
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value !== "object") return `a ${typeof value}`;
-  if (typeof Reflect.get(value, "then") === "function") return "a Promise (await it first)";
-  const maker: unknown = Reflect.get(value, "constructor");
-  if (typeof maker !== "function" || maker.name === "Object") return "an object";
-  // A fetch `Response` is the likeliest mistake: its body has not been read yet.
-  if (maker.name === "Response") return "a Response (pass its parsed JSON body instead)";
-  return `a ${maker.name}`;
 }

@@ -18,15 +18,18 @@ import {
   decodeArguments,
   isRecord,
   OPENAI_NAMES,
+  OPENAI_STRICT,
   type ProviderCall,
+  type ResultOptions,
   resultText,
+  shapeError,
   toNeutralCall,
   toWire,
   type WireOptions,
 } from "./wire.js";
 
 /** Options of the `openai` and `openaiResponses` dialects. */
-export interface OpenAIOptions {
+export interface OpenAIOptions extends ResultOptions {
   /**
    * Structured outputs: send every tool whose schema strict mode can express in strict form with
    * `strict: true`; any other tool falls back to `strict: false`.
@@ -236,27 +239,6 @@ export type OpenAIResponsesDialect = LoopDialect<
   OpenAIResponsesItem
 >;
 
-// A call cut off before its first character would decode as `{}` and run with defaults.
-const CUT_OFF =
-  "arguments were cut off (the response hit its output limit); send the call again in full";
-
-/** Arguments of a call that may have been cut off: blank is then not `{}` but an error. */
-function argumentsOf(text: unknown, cutOff: boolean): Pick<ProviderCall, "args" | "argsError"> {
-  const blank = typeof text !== "string" || text.trim() === "";
-  return cutOff && blank ? { args: undefined, argsError: CUT_OFF } : decodeArguments(text);
-}
-
-function shapeError(where: string, expected: string, value: unknown): TypeError {
-  let got: string = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-  if (isRecord(value)) {
-    const name: unknown = Object.getPrototypeOf(value)?.constructor?.name;
-    got = typeof name === "string" && name !== "Object" ? `a ${name}` : "an object without it";
-    // A fetch `Response` is the likeliest mistake: its body has not been read yet.
-    if (name === "Response") got += " (pass `await response.json()`, or the SDK's return value)";
-  }
-  return new TypeError(`${where} expects ${expected}, got ${got}`);
-}
-
 const CHAT_SHAPE = "a Chat Completions response (the parsed JSON with a `choices` array)";
 
 function chatTurn(response: OpenAIChatResponse, where: string) {
@@ -275,7 +257,11 @@ function chatCall(call: unknown, cutOff: boolean): ProviderCall {
   // Some compatible servers omit `type` on function calls.
   if ((call.type === "function" || call.type === undefined) && isRecord(call.function)) {
     const { name, arguments: text } = call.function;
-    return { ...id, name: typeof name === "string" ? name : "", ...argumentsOf(text, cutOff) };
+    return {
+      ...id,
+      name: typeof name === "string" ? name : "",
+      ...decodeArguments(text, { cutOff }),
+    };
   }
   // Not ours (custom tools take free text), but every tool call must be answered.
   const custom = isRecord(call.custom) ? call.custom.name : undefined;
@@ -288,7 +274,10 @@ function chatCall(call: unknown, cutOff: boolean): ProviderCall {
 }
 
 function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
-  const wireOptions: WireOptions = { names: OPENAI_NAMES, strict: options.strict };
+  const wireOptions: WireOptions = {
+    names: OPENAI_NAMES,
+    strict: options.strict ? OPENAI_STRICT : undefined,
+  };
   return {
     toToolDefs: (manifest: NeutralManifest) =>
       toWire(manifest, wireOptions).tools.map((tool) => ({
@@ -312,7 +301,7 @@ function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
     toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
       role: "tool",
       tool_call_id: call.id ?? "",
-      content: resultText(call, result),
+      content: resultText(call, result, options.maxResultChars),
     }),
     appendTurn(messages, response, results) {
       const turn = chatTurn(response, "appendTurn");
@@ -339,7 +328,10 @@ function responsesOutput(response: OpenAIResponsesResponse, where: string) {
 }
 
 function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialect {
-  const wireOptions: WireOptions = { names: OPENAI_NAMES, strict: options.strict };
+  const wireOptions: WireOptions = {
+    names: OPENAI_NAMES,
+    strict: options.strict ? OPENAI_STRICT : undefined,
+  };
   return {
     toToolDefs: (manifest: NeutralManifest) =>
       toWire(manifest, wireOptions).tools.map((tool) => ({
@@ -360,14 +352,14 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
         return toNeutralCall(wire, {
           ...(typeof id === "string" ? { id } : {}),
           name: typeof name === "string" ? name : "",
-          ...argumentsOf(item.arguments, cutOff),
+          ...decodeArguments(item.arguments, { cutOff }),
         });
       });
     },
     toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
       type: "function_call_output",
       call_id: call.id ?? "",
-      output: resultText(call, result),
+      output: resultText(call, result, options.maxResultChars),
     }),
     appendTurn(messages, response, results) {
       // The API takes every output item back as input. Only the pass-through item type is too

@@ -1,36 +1,63 @@
 /**
  * Strict mode (OpenAI structured outputs, Anthropic `strict`): every object closed, every
  * property required, optional properties made nullable — and the nulls of originally optional
- * properties mapped back to absent, so the component sees exactly its own schema.
+ * properties mapped back to absent, so the component sees exactly its own schema. One mechanism,
+ * with a `StrictRule` per provider for the keywords its strict mode accepts.
  */
 import type { JsonSchema } from "../types.js";
 
-// Keywords strict mode cannot express; a schema using any of them is sent non-strict.
-const UNSUPPORTED = [
-  "not",
-  "if",
-  "then",
-  "else",
-  "oneOf",
-  "allOf",
-  "dependentRequired",
-  "dependentSchemas",
-  "patternProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "prefixItems",
-  "minProperties",
-  "maxProperties",
-];
+/**
+ * What one provider's strict mode accepts. A tool whose strict form uses any other keyword (or
+ * format) is sent non-strict, so a strict request is never refused for its schema.
+ */
+export interface StrictRule {
+  readonly keywords: ReadonlySet<string>;
+  readonly formats: ReadonlySet<string>;
+  /** The largest `minItems` accepted, when the provider limits it. */
+  readonly maxMinItems?: number;
+}
 
-const cache = new WeakMap<JsonSchema, JsonSchema | null>();
+const COMMON = ["type", "properties", "required", "additionalProperties", "items", "enum"];
+const MORE = ["const", "anyOf", "$ref", "$defs", "description", "title", "format", "minItems"];
+const FORMATS = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6"];
 
-/** `schema` in strict form, or `undefined` when strict mode cannot express it. */
-export function toStrictSchema(schema: JsonSchema): JsonSchema | undefined {
+/** OpenAI structured outputs (Chat Completions and Responses), as its documentation lists them. */
+export const OPENAI_STRICT: StrictRule = {
+  keywords: new Set([
+    ...COMMON,
+    ...MORE,
+    "definitions",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "maxItems",
+  ]),
+  formats: new Set([...FORMATS, "uuid"]),
+};
+
+/** Anthropic's strict tool use: the keywords its SDK's strict-schema transform keeps. */
+export const ANTHROPIC_STRICT: StrictRule = {
+  keywords: new Set([...COMMON, ...MORE]),
+  formats: new Set([...FORMATS, "uuid", "uri"]),
+  maxMinItems: 1,
+};
+
+const caches = new WeakMap<StrictRule, WeakMap<JsonSchema, JsonSchema | null>>();
+
+/** `schema` in strict form for `rule`, or `undefined` when strict mode cannot express it. */
+export function toStrictSchema(schema: JsonSchema, rule: StrictRule): JsonSchema | undefined {
+  let cache = caches.get(rule);
+  if (!cache) {
+    cache = new WeakMap();
+    caches.set(rule, cache);
+  }
   let strict = cache.get(schema);
   if (strict === undefined) {
     const converted = strictOf(schema);
-    strict = isRecord(converted) ? converted : null;
+    strict = isRecord(converted) && fits(converted, rule, 0) ? converted : null;
     cache.set(schema, strict);
   }
   return strict ?? undefined;
@@ -39,11 +66,14 @@ export function toStrictSchema(schema: JsonSchema): JsonSchema | undefined {
 const NOT_STRICT = Symbol("not strict");
 
 // Schemas reaching here passed meta-schema validation, so keyword values have their JSON Schema
-// types (`anyOf` is an array, `$defs` an object).
+// types (`anyOf` is an array, `$defs` an object). Keywords the provider does not accept are
+// copied as they are and refused afterwards by `fits`.
 function strictOf(schema: unknown): unknown {
   if (!isRecord(schema)) return NOT_STRICT;
-  if (UNSUPPORTED.some((keyword) => keyword in schema)) return NOT_STRICT;
-  const out: Record<string, unknown> = { ...schema };
+  // Closing each branch of an allOf separately would make branches with different properties
+  // unsatisfiable together.
+  if ("allOf" in schema) return NOT_STRICT;
+  const { $schema: _dialect, ...out } = schema;
   for (const key of ["$defs", "definitions"] as const) {
     const defs = schema[key];
     if (!isRecord(defs)) continue;
@@ -60,6 +90,7 @@ function strictOf(schema: unknown): unknown {
     if (branches.includes(NOT_STRICT)) return NOT_STRICT;
     out.anyOf = branches;
   }
+  if (schema.type === "array" && schema.items === undefined) return NOT_STRICT;
   if (schema.items !== undefined) {
     const items = strictOf(schema.items);
     if (items === NOT_STRICT) return NOT_STRICT;
@@ -80,6 +111,38 @@ function strictOf(schema: unknown): unknown {
     out.additionalProperties = false;
   }
   return out;
+}
+
+function fits(schema: unknown, rule: StrictRule, depth: number): boolean {
+  if (!isRecord(schema) || depth > 64) return false;
+  const inner = (value: unknown) => fits(value, rule, depth + 1);
+  return Object.entries(schema).every(([keyword, value]) => {
+    if (!rule.keywords.has(keyword)) return false;
+    switch (keyword) {
+      case "format":
+        return typeof value === "string" && rule.formats.has(value);
+      case "minItems":
+        return rule.maxMinItems === undefined || Number(value) <= rule.maxMinItems;
+      case "enum":
+        return Array.isArray(value) && value.every(isPrimitive);
+      case "const":
+        return isPrimitive(value);
+      case "items":
+        return inner(value);
+      case "anyOf":
+        return Array.isArray(value) && value.every(inner);
+      case "properties":
+      case "$defs":
+      case "definitions":
+        return isRecord(value) && Object.values(value).every(inner);
+      default:
+        return true;
+    }
+  });
+}
+
+function isPrimitive(value: unknown): boolean {
+  return value === null || typeof value !== "object";
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { JsonSchema, NeutralManifest, NeutralTool, NeutralToolCall } from "../types.js";
 import { type NameRule, providerNames } from "./names.js";
-import { dropOptionalNulls, toStrictSchema } from "./strict.js";
+import { dropOptionalNulls, type StrictRule, toStrictSchema } from "./strict.js";
 
 export {
   capped,
@@ -15,6 +15,13 @@ export {
   toJsonValue,
 } from "./encode.js";
 export { GEMINI_NAMES, MCP_NAMES, type NameRule, OPENAI_NAMES } from "./names.js";
+export { ANTHROPIC_STRICT, OPENAI_STRICT, type StrictRule } from "./strict.js";
+
+/** Options every dialect takes. */
+export interface ResultOptions {
+  /** The cap on the text of one result, in characters; default 20 000 (about 5 000 tokens). */
+  maxResultChars?: number;
+}
 
 /** One tool as a provider sees it. */
 export interface WireTool {
@@ -32,8 +39,8 @@ export interface WireTool {
 /** How a dialect wants the manifest presented. */
 export interface WireOptions {
   readonly names: NameRule;
-  /** Emit strict-mode schemas where strict mode can express them. */
-  readonly strict?: boolean;
+  /** Emit strict-mode schemas, by this provider's rule, where strict mode can express them. */
+  readonly strict?: StrictRule | undefined;
 }
 
 /** The manifest as a provider sees it, and the way back from a provider name. */
@@ -48,7 +55,7 @@ export function toWire(manifest: NeutralManifest, options: WireOptions): WireMan
   const tools = manifest.map((tool): WireTool => {
     const wrapped = needsWrapping(tool.inputSchema);
     const object = wrapped ? wrap(tool.inputSchema) : tool.inputSchema;
-    const strict = options.strict ? toStrictSchema(object) : undefined;
+    const strict = options.strict ? toStrictSchema(object, options.strict) : undefined;
     return {
       tool,
       name: names.get(tool.name) ?? tool.name,
@@ -127,16 +134,28 @@ function withError(call: NeutralToolCall, argsError: string | undefined): Neutra
   return argsError === undefined ? call : { ...call, inputError: argsError };
 }
 
+/** How arguments sent as JSON text are read. */
+export interface ArgumentOptions {
+  /** The response hit its output limit during this call, so blank arguments are not `{}`. */
+  cutOff?: boolean;
+}
+
+const CUT_OFF =
+  "arguments were cut off (the response hit its output limit); send the call again in full";
+
 /**
- * Arguments a provider sends as JSON text. `""` (sent for no-parameter tools by several
- * servers) is `{}`; an object that arrives already decoded is taken as it is.
+ * Arguments a provider sends as JSON text, as an object or the reason they are not one — never a
+ * throw. `""` (sent for no-parameter tools by several servers) is `{}` unless the call was cut
+ * off; arguments that arrive already decoded are read by `objectArguments`.
  */
-export function decodeArguments(text: unknown): Pick<ProviderCall, "args" | "argsError"> {
-  if (isRecord(text)) return { args: text };
-  if (typeof text !== "string") {
-    return { args: undefined, argsError: "arguments must be a JSON object encoded as a string" };
+export function decodeArguments(
+  text: unknown,
+  options: ArgumentOptions = {},
+): Pick<ProviderCall, "args" | "argsError"> {
+  if (typeof text !== "string") return objectArguments(text);
+  if (text.trim() === "") {
+    return options.cutOff ? { args: undefined, argsError: CUT_OFF } : { args: {} };
   }
-  if (text.trim() === "") return { args: {} };
   let args: unknown;
   try {
     args = JSON.parse(text);
@@ -146,13 +165,56 @@ export function decodeArguments(text: unknown): Pick<ProviderCall, "args" | "arg
       argsError: "arguments were not valid JSON (possibly cut off); send a complete JSON object",
     };
   }
-  return isRecord(args) ? { args } : objectRequired(args);
+  return objectArguments(args);
 }
 
-/** The error for arguments that decoded to something other than an object. */
+/**
+ * Arguments a provider sends as an object. `absent: "empty"` is for providers that leave the
+ * arguments out for a tool without parameters.
+ */
+export function objectArguments(
+  value: unknown,
+  absent?: "empty",
+): Pick<ProviderCall, "args" | "argsError"> {
+  if (isRecord(value)) return { args: value };
+  if (value === undefined && absent === "empty") return { args: {} };
+  return objectRequired(value);
+}
+
+/** The error for arguments that are missing or are something other than an object. */
 export function objectRequired(args: unknown): Pick<ProviderCall, "args" | "argsError"> {
-  const kind = args === null ? "null" : Array.isArray(args) ? "an array" : `a ${typeof args}`;
-  return { args: undefined, argsError: `arguments must be a JSON object, not ${kind}` };
+  if (args === undefined) {
+    return { args: undefined, argsError: "arguments are missing; send a JSON object" };
+  }
+  return {
+    args: undefined,
+    argsError: `arguments must be a JSON object, not ${describeValue(args)}`,
+  };
+}
+
+/**
+ * The `TypeError` a dialect throws when it is handed something that is not its provider's
+ * response at all — a programming error, unlike anything a model writes. It says what to pass.
+ */
+export function shapeError(method: string, expected: string, value: unknown): TypeError {
+  return new TypeError(
+    `${method} expects ${expected}, got ${describeValue(value, "an object of another shape")}`,
+  );
+}
+
+/** A few words for what a value is. */
+export function describeValue(value: unknown, plainObject = "an object"): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  if (typeof Reflect.get(value, "then") === "function") return "a Promise (await it first)";
+  const maker: unknown = Reflect.get(value, "constructor");
+  if (typeof maker !== "function" || maker.name === "Object") return plainObject;
+  // A fetch `Response` is the likeliest mistake: its body has not been read yet.
+  if (maker.name === "Response") {
+    return "a Response (pass its parsed JSON body instead: `await response.json()`)";
+  }
+  return `a ${maker.name}`;
 }
 
 /**
@@ -163,15 +225,6 @@ export function configurable<Options, Dialect extends object>(
   make: (options?: Options) => Dialect,
 ): Dialect & ((options?: Options) => Dialect) {
   return Object.assign((options?: Options) => make(options), make());
-}
-
-/** A few words for what a value is, for the TypeError a dialect throws at a wrong response. */
-export function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value !== "object") return `a ${typeof value}`;
-  const maker: unknown = Reflect.get(value, "constructor");
-  return typeof maker === "function" && maker.name !== "Object" ? `a ${maker.name}` : "an object";
 }
 
 /** Whether `value` is a plain JSON-like object (not null, not an array). */
