@@ -7,7 +7,6 @@ import {
   igniteTools,
   type LoopDialect,
   type ModelRequest,
-  type Route,
   runToolLoop,
   type ToolLoopStop,
 } from "ignite-element/tools";
@@ -102,21 +101,7 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
       };
       write(formatHeader(s, spec.label, prompt, notes));
 
-      // Every executed call passes through `execute` with its validated route, and the bridge
-      // runs calls one at a time in call order, so routes line up with the executed answers.
-      const routes: Route[] = [];
-      const recorded: Room = {
-        get state() {
-          return room.state;
-        },
-        getSchema: () => room.getSchema(),
-        canExecute: (command) => room.canExecute?.(command) === true,
-        execute: (command, input) => {
-          routes.push({ command, input });
-          return room.execute(command, input);
-        },
-      };
-      const tools = igniteTools(recorded, spec.dialect);
+      const tools = igniteTools(room, spec.dialect);
 
       const turns: TurnRecord[] = [];
       const label = spec.scripted ? "assistant (scripted)" : "assistant";
@@ -137,9 +122,7 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
         maxTurns: options.maxTurns ?? 8,
         signal: options.signal,
         onStep: (step) => {
-          const calls = step.answers.map(({ call, outcome }): CallRecord => {
-            const executed = outcome.ok || outcome.error.kind === "ExecuteFailed";
-            const route = executed ? routes.shift() : undefined;
+          const calls = step.answers.map(({ call, route, outcome }): CallRecord => {
             return {
               name: call.name,
               input: call.input,
@@ -148,9 +131,6 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
               events: outcome.ok ? outcome.value.events : [],
             };
           });
-          // A call aborted before it ran reached no `execute`; starting each turn afresh keeps
-          // such a gap from shifting the routes of later turns.
-          routes.length = 0;
           const record = { turn: step.turn, text: spec.textOf(step.response), calls };
           turns.push(record);
           write(formatTurn(s, record, label));

@@ -64,6 +64,21 @@ describe("fakeDialect", () => {
     expect(blocks[3]).toMatchObject({ snapshot: { count: 1 } });
   });
 
+  it("keeps each call's validated route beside its outcome, only where execute was called", async () => {
+    const tools = igniteTools(new Counter(), fakeDialect);
+    const answers = await tools.answerToolCalls({
+      toolCalls: [
+        { id: "a", name: "increment", input: {} },
+        { id: "b", name: "setLimit", input: 99 },
+      ],
+    });
+    expect(answers.map(({ call, route, outcome }) => [call.id, route, outcome.ok])).toEqual([
+      ["a", { command: "increment", input: { by: 1 } }, true],
+      ["b", undefined, false],
+    ]);
+    expect(answers[0]?.block).toMatchObject({ id: "a", ok: true });
+  });
+
   it("parses against every declared command, so a call to a hidden gated command is Unavailable", async () => {
     const tools = igniteTools(new Counter(), fakeDialect);
     const [block] = await tools.handleToolCalls({

@@ -45,8 +45,16 @@ export interface InvokeOptions {
 /** One answered call: what was asked, what happened, and the block sent back to the provider. */
 export interface ToolCallAnswer<S, E extends RuntimeEvent, ResultBlock> {
   call: NeutralToolCall;
+  /** The validated command and input `execute` was called with; absent when it was not called. */
+  route: Route | undefined;
   outcome: Result<Observation<S, E>, ToolError>;
   block: ResultBlock;
+}
+
+/** What one run of a call produced: its route, when `execute` was called, and its outcome. */
+interface Run<S, E extends RuntimeEvent> {
+  route?: Route;
+  outcome: Result<Observation<S, E>, ToolError>;
 }
 
 /** A component bridged to tool calls, without a provider format. */
@@ -135,19 +143,31 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const step = async (
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
-  ): Promise<Result<Observation<S, E>, ToolError>> => {
-    if (typeof call !== "object" || call === null) return err(unknownCommand("(no call)"));
+  ): Promise<Run<S, E>> => {
+    if (typeof call !== "object" || call === null) {
+      return { outcome: err(unknownCommand("(no call)")) };
+    }
     let schema: AgentSchema;
     try {
       schema = component.getSchema();
     } catch (error) {
-      const name = typeof call.name === "string" ? call.name : "(unnamed)";
-      return err(executeFailed(name, error, `getSchema() threw: ${describe(error)}`));
+      const reason = `getSchema() threw: ${describe(error)}`;
+      return { outcome: err(executeFailed(nameOf(call), error, reason)) };
     }
     const route = resolveToolCall(schema, call, canExecute(), options);
-    if (!route.ok) return route;
+    if (!route.ok) return { outcome: route };
     const { command, input } = route.value;
-    if (signal?.aborted) return err(executeFailed(command, signal.reason, ABORTED_BEFORE));
+    if (signal?.aborted) {
+      return { outcome: err(executeFailed(command, signal.reason, ABORTED_BEFORE)) };
+    }
+    return { route: route.value, outcome: await execute(command, input, signal) };
+  };
+
+  const execute = async (
+    command: string,
+    input: unknown,
+    signal: AbortSignalLike | undefined,
+  ): Promise<Result<Observation<S, E>, ToolError>> => {
     try {
       const running = new Promise<ExecuteResultLike<S, E>>((resolve) =>
         resolve(component.execute(command, input)),
@@ -167,16 +187,19 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   // One call at a time, in the order made. Each call waits for the one before it to be
   // answered (or for its own signal); a timed-out call is answered, so the queue never stalls.
   let queue: Promise<unknown> = Promise.resolve();
-  const invoke = (call: NeutralToolCall, { signal }: InvokeOptions = {}) => {
+  const run = (call: NeutralToolCall, { signal }: InvokeOptions = {}): Promise<Run<S, E>> => {
     const previous = queue;
-    const run = withDeadline(previous, undefined, signal).then((waited) =>
-      waited.done
-        ? step(call, signal)
-        : err(executeFailed(nameOf(call), signal?.reason, ABORTED_BEFORE)),
+    const running = withDeadline(previous, undefined, signal).then(
+      (waited): Promise<Run<S, E>> | Run<S, E> =>
+        waited.done
+          ? step(call, signal)
+          : { outcome: err(executeFailed(nameOf(call), signal?.reason, ABORTED_BEFORE)) },
     );
-    queue = Promise.all([previous, run]).then(() => undefined);
-    return run;
+    queue = Promise.all([previous, running]).then(() => undefined);
+    return running;
   };
+  const invoke = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) =>
+    (await run(call, invokeOptions)).outcome;
 
   const bridge: ToolBridge<S, E> = { manifest, resolveCall, invoke };
   if (!dialect) return bridge;
@@ -200,8 +223,8 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const answerToolCalls = (response: Response, invokeOptions?: InvokeOptions) =>
     Promise.all(
       parseToolCalls(response).map(async (call) => {
-        const outcome = await invoke(call, invokeOptions);
-        return { call, outcome, block: toToolResult(call, outcome) };
+        const { route, outcome } = await run(call, invokeOptions);
+        return { call, route, outcome, block: toToolResult(call, outcome) };
       }),
     );
   const withDialect: DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> = {
