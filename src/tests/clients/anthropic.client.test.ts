@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import type {
   Message,
@@ -7,29 +5,9 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
-import { type AgentComponent, igniteTools } from "../../tools/index.js";
-import { Counter, type CounterState, counterSchema } from "../fixtures.js";
-
-// The Counter plus a command whose name Anthropic rejects, so the turn exercises name mapping.
-function counterWithTodos() {
-  const counter = new Counter();
-  const todos: string[] = [];
-  const component: AgentComponent<CounterState & { todos: string[] }> = {
-    getSchema: () => ({
-      commands: {
-        ...counterSchema.commands,
-        "todo.add": { description: "Add a todo.", input: { type: "string", minLength: 1 } },
-      },
-    }),
-    canExecute: (command) => counter.canExecute(command),
-    async execute(command, input) {
-      if (command === "todo.add") todos.push(String(input));
-      else await counter.execute(command, input);
-      return { state: { ...counter.state, todos: [...todos] }, events: [] };
-    },
-  };
-  return { component, counter, todos };
-}
+import { igniteTools } from "../../tools/index.js";
+import { counterWithTodos } from "../fixtures.js";
+import { type RecordingServer, startRecordingServer } from "./recording-server.js";
 
 // Recorded Messages API responses, as the API sends them (the SDK does not reshape them).
 const toolTurn: Message = {
@@ -92,55 +70,39 @@ const finalTurn: Message = {
   content: [{ type: "text", text: "Done: count 2, limit 7, milk noted.", citations: null }],
 };
 
+/** What the fake server keeps of a request; the body is as the SDK sent it, unchecked. */
 interface Received {
-  method: string | undefined;
-  url: string | undefined;
+  method: string;
+  url: string;
   authorized: boolean;
-  body: MessageCreateParamsNonStreaming;
+  body: Partial<MessageCreateParamsNonStreaming>;
 }
 
-const received: Received[] = [];
-const replies: Message[] = [toolTurn, finalTurn];
-let server: Server;
+let server: RecordingServer<Received>;
+let received: Received[];
 let client: Anthropic;
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  let body = "";
-  for await (const chunk of request) body += chunk;
-  return body;
-}
-
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const body = JSON.parse(await readBody(request));
-    received.push({
-      method: request.method,
-      url: request.url,
+  server = await startRecordingServer({
+    record: ({ method, path, headers, body }): Received => ({
+      method,
+      url: path,
       // SDK 1.16.0 sends the key as a bearer token; older versions used x-api-key.
       authorized:
-        request.headers.authorization === "Bearer test-key" ||
-        request.headers["x-api-key"] === "test-key",
-      body,
-    });
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify(replies.shift()));
+        headers.authorization === "Bearer test-key" || headers["x-api-key"] === "test-key",
+      body: body as Partial<MessageCreateParamsNonStreaming>,
+    }),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  client = new Anthropic({
-    baseURL: `http://127.0.0.1:${port}`,
-    apiKey: "test-key",
-    maxRetries: 0,
-  });
+  server.reply(toolTurn, finalTurn);
+  received = server.received;
+  client = new Anthropic({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 describe("anthropic with the real @anthropic-ai/sdk client", () => {
   it("runs a tool turn through messages.create and sends the results back", async () => {
-    const { component, counter, todos } = counterWithTodos();
+    const { component, counter, todos } = counterWithTodos("todo.add");
     const bridge = igniteTools(component, anthropic);
     const tools = bridge.toToolDefs();
     expect(tools.map((tool) => tool.name)).toEqual(["increment", "setLimit", "todo_add_10sxn00"]);

@@ -1,19 +1,17 @@
-import { createServer, type Server } from "node:http";
 import { type Content, GenerateContentResponse, GoogleGenAI, type Tool } from "@google/genai";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GeminiContent, gemini } from "../../tools/dialects/gemini.js";
 import { type AgentComponent, igniteTools } from "../../tools/index.js";
-import { Counter, type CounterState } from "../fixtures.js";
+import { counterWithTodos } from "../fixtures.js";
+import {
+  type RecordedRequest,
+  type RecordingServer,
+  startRecordingServer,
+} from "./recording-server.js";
 
-interface Recorded {
-  path: string;
-  body: Record<string, unknown>;
-}
-
-const received: Recorded[] = [];
-const replies: unknown[] = [];
-let server: Server;
+let server: RecordingServer;
+let received: RecordedRequest[];
 let client: GoogleGenAI;
 
 // What generateContent answers when the model stops with text.
@@ -31,54 +29,19 @@ const finalReply = {
 };
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let text = "";
-    request.on("data", (chunk) => {
-      text += chunk;
-    });
-    request.on("end", () => {
-      received.push({ path: request.url ?? "", body: JSON.parse(text) });
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify(replies.shift() ?? finalReply));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (typeof address !== "object" || address === null) throw new Error("not listening");
+  server = await startRecordingServer({ fallback: finalReply });
+  received = server.received;
   client = new GoogleGenAI({
     apiKey: "test-key",
-    httpOptions: { baseUrl: `http://127.0.0.1:${address.port}`, retryOptions: { attempts: 1 } },
+    httpOptions: { baseUrl: server.url, retryOptions: { attempts: 1 } },
   });
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
-
-/** The fixture Counter plus `todo add`, a scalar command whose name Gemini does not accept. */
-function counterWithTodos() {
-  const counter = new Counter();
-  const todos: string[] = [];
-  const component: AgentComponent<CounterState & { todos: string[] }> = {
-    getSchema: () => ({
-      commands: {
-        ...counter.getSchema().commands,
-        "todo add": { description: "Add a todo.", input: { type: "string", minLength: 1 } },
-      },
-    }),
-    canExecute: (command) => counter.canExecute(command),
-    async execute(command, input) {
-      if (command === "todo add") todos.push(String(input));
-      else await counter.execute(command, input);
-      return { state: { ...counter.state, todos: [...todos] }, events: [] };
-    },
-  };
-  return { component, counter, todos };
-}
+afterAll(() => server.close());
 
 describe("gemini against @google/genai 2.32.0 over HTTP", () => {
   it("sends our declarations, runs the model's calls and sends back turn and results", async () => {
-    const { component, counter, todos } = counterWithTodos();
+    const { component, counter, todos } = counterWithTodos("todo add");
     const bridge = igniteTools(component, gemini);
     const tools = bridge.toToolDefs();
     const sent = structuredClone(tools);
@@ -95,7 +58,7 @@ describe("gemini against @google/genai 2.32.0 over HTTP", () => {
         { functionCall: { name: todoTool?.name, args: { value: "milk" } } },
       ],
     };
-    replies.push({
+    server.reply({
       candidates: [{ content: modelTurn, finishReason: "STOP", index: 0 }],
       usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 20, totalTokenCount: 70 },
       modelVersion: "gemini-2.5-flash",
@@ -209,7 +172,7 @@ describe("gemini against @google/genai 2.32.0 over HTTP", () => {
       { name: "cancel", description: "Cancel the booking." },
     ]);
 
-    replies.push({
+    server.reply({
       candidates: [
         {
           content: {

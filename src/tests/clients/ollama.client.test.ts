@@ -1,14 +1,13 @@
-import { createServer, type Server } from "node:http";
 import { type ChatResponse, type Message, Ollama } from "ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ollama } from "../../tools/dialects/ollama.js";
 import { type AgentComponent, igniteTools } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
-
-interface Recorded {
-  path: string;
-  body: Record<string, unknown>;
-}
+import {
+  type RecordedRequest,
+  type RecordingServer,
+  startRecordingServer,
+} from "./recording-server.js";
 
 // What Ollama's /api/chat answers (non-streaming): tool calls without ids, arguments as objects.
 const firstReply = (todoTool: string) => ({
@@ -38,32 +37,17 @@ const finalReply = {
   message: { role: "assistant", content: "The limit is 7 and it is noted." },
 };
 
-const received: Recorded[] = [];
-const replies: unknown[] = [];
-let server: Server;
+let server: RecordingServer;
+let received: RecordedRequest[];
 let host = "";
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let text = "";
-    request.on("data", (chunk) => {
-      text += chunk;
-    });
-    request.on("end", () => {
-      received.push({ path: request.url ?? "", body: JSON.parse(text) });
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify(replies.shift() ?? finalReply));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (typeof address !== "object" || address === null) throw new Error("not listening");
-  host = `http://127.0.0.1:${address.port}`;
+  server = await startRecordingServer({ fallback: finalReply });
+  received = server.received;
+  host = server.url;
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 /** The fixture Counter plus a dotted command, whose tool name must be mapped for Ollama. */
 function counterWithNotes() {
@@ -102,7 +86,7 @@ describe("the ollama SDK against a local /api/chat", () => {
     const notesTool = tools.find((tool) => tool.function.description === "Write a note.");
     const notesName = notesTool?.function.name ?? "";
     expect(notesName).toMatch(/^notes_add_[0-9a-z]+$/);
-    replies.push(firstReply(notesName));
+    server.reply(firstReply(notesName));
 
     const client = new Ollama({ host });
     const messages: Message[] = [{ role: "user", content: "Cap the counter at 7 and note it." }];

@@ -1,53 +1,28 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type OpenAIResponsesItem, openai, openaiResponses } from "../../tools/dialects/openai.js";
 import { type AgentComponent, igniteTools } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
+import {
+  type RecordedRequest,
+  type RecordingServer,
+  startRecordingServer,
+} from "./recording-server.js";
 
-/** What the fake server saw: the path and the JSON body the SDK sent. */
-interface Recorded {
-  path: string | undefined;
-  body: { tools?: unknown; messages?: unknown; input?: unknown };
-}
-
-let server: Server;
+let server: RecordingServer;
 let client: OpenAI;
-const requests: Recorded[] = [];
-let replies: unknown[] = [];
+let requests: RecordedRequest[];
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let text = "";
-    request.on("data", (chunk) => {
-      text += chunk;
-    });
-    request.on("end", () => {
-      requests.push({ path: request.url, body: JSON.parse(text) });
-      // responses.create fails on any other content type; chat would return the raw string.
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify(replies.shift() ?? { error: "no reply scripted" }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  client = new OpenAI({
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    apiKey: "test-key",
-    maxRetries: 0,
-  });
+  server = await startRecordingServer();
+  requests = server.received;
+  client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
-beforeEach(() => {
-  requests.length = 0;
-  replies = [];
-});
+beforeEach(() => server.clear());
 
 /** A component with a name OpenAI rejects and an optional property, to see strict mode work. */
 function todos() {
@@ -149,13 +124,13 @@ describe("openai against the real OpenAI SDK (Chat Completions)", () => {
       refusal: null,
       annotations: [],
     };
-    replies = [
+    server.reply(
       chatCompletion(assistant, "tool_calls"),
       chatCompletion(
         { role: "assistant", content: "Done.", refusal: null, annotations: [] },
         "stop",
       ),
-    ];
+    );
 
     const messages: ChatCompletionMessageParam[] = [
       { role: "user", content: "Set the limit to 7, then count one." },
@@ -205,7 +180,7 @@ describe("openai against the real OpenAI SDK (Chat Completions)", () => {
     const [tool] = bridge.toToolDefs();
     const name = tool?.function.name ?? "";
     expect(name).toMatch(/^todo_add_/);
-    replies = [
+    server.reply(
       chatCompletion(
         {
           role: "assistant",
@@ -221,7 +196,7 @@ describe("openai against the real OpenAI SDK (Chat Completions)", () => {
         },
         "tool_calls",
       ),
-    ];
+    );
     const response = await client.chat.completions.create({
       model: "gpt-4o",
       messages: [{ role: "user", content: "Remind me to buy milk." }],
@@ -271,7 +246,7 @@ describe("openaiResponses against the real OpenAI SDK (Responses API)", () => {
         arguments: '{"by":2}',
       },
     ];
-    replies = [
+    server.reply(
       responsesResponse(output),
       responsesResponse([
         {
@@ -282,7 +257,7 @@ describe("openaiResponses against the real OpenAI SDK (Responses API)", () => {
           content: [{ type: "output_text", text: "Done.", annotations: [] }],
         },
       ]),
-    ];
+    );
 
     const input: OpenAIResponsesItem[] = [
       { role: "user", content: "Set the limit to 7, count two." },
@@ -337,7 +312,7 @@ describe("openaiResponses against the real OpenAI SDK (Responses API)", () => {
     const { component, received } = todos();
     const bridge = igniteTools(component, openaiResponses({ strict: true }));
     const name = bridge.toToolDefs()[0]?.name ?? "";
-    replies = [
+    server.reply(
       responsesResponse([
         {
           id: "fc_1",
@@ -348,7 +323,7 @@ describe("openaiResponses against the real OpenAI SDK (Responses API)", () => {
           arguments: '{"title":"milk","due":null}',
         },
       ]),
-    ];
+    );
     const response = await client.responses.create({
       model: "o4-mini",
       input: "Remind me to buy milk.",

@@ -15,7 +15,7 @@ import {
   ok,
   type ToolError,
 } from "../../tools/index.js";
-import { Counter } from "../fixtures.js";
+import { Counter, failingSave, LONG, named } from "../fixtures.js";
 
 /** A Messages API response as the SDK types it, with every required field. */
 function message(content: ContentBlock[], stop_reason: StopReason | null = "tool_use"): Message {
@@ -55,36 +55,6 @@ const thinking: ContentBlock = {
   thinking: "The user wants two steps.",
   signature: "EqQBCkYIARgCKkA=",
 };
-
-/** Commands whose names Anthropic does not accept as they are. */
-const LONG = `a${"b".repeat(88)}c`; // 90 characters
-function named(): AgentComponent<{ ran: string[] }> {
-  const ran: string[] = [];
-  return {
-    getSchema: () => ({
-      commands: {
-        "todo.add": { description: "Add a todo.", input: { type: "string" } },
-        "todo add": { input: { type: "string" } },
-        "set limit": {
-          input: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
-        },
-        [LONG]: {},
-        note: {
-          input: {
-            type: "object",
-            properties: { value: { type: "string" } },
-            required: ["value"],
-            additionalProperties: false,
-          },
-        },
-      },
-    }),
-    execute: (command, input) => {
-      ran.push(`${command}:${JSON.stringify(input)}`);
-      return { state: { ran }, events: [] };
-    },
-  };
-}
 
 describe("anthropic.toToolDefs", () => {
   it("offers each available command as { name, description, input_schema }", () => {
@@ -540,12 +510,7 @@ describe("anthropic through igniteTools", () => {
   });
 
   it("answers ExecuteFailed when the component throws, without rejecting", async () => {
-    const component: AgentComponent = {
-      getSchema: () => ({ commands: { save: {} } }),
-      execute: () => {
-        throw new Error("disk full");
-      },
-    };
+    const component = failingSave();
     const [block] = await igniteTools(component, anthropic).handleToolCalls(
       message([toolUse("toolu_01", "save", {})]),
     );

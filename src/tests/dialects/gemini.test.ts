@@ -11,7 +11,6 @@ import { describe, expect, it } from "vitest";
 import { type GeminiContent, gemini } from "../../tools/dialects/gemini.js";
 import { type GeminiSchema, toGeminiSchema } from "../../tools/dialects/gemini-schema.js";
 import {
-  type AgentComponent,
   buildManifest,
   err,
   igniteTools,
@@ -20,7 +19,7 @@ import {
   ok,
   type ToolError,
 } from "../../tools/index.js";
-import { Counter } from "../fixtures.js";
+import { Counter, componentWith, LONG, NAMED_COMMANDS } from "../fixtures.js";
 
 /** A response as the SDK returns it: a real `GenerateContentResponse` instance. */
 function response(parts: Part[], candidate: Partial<Candidate> = {}): GenerateContentResponse {
@@ -45,37 +44,12 @@ function call(name: string, args?: Record<string, unknown>, id?: string): Part {
 }
 
 const GEMINI_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
-const LONG = `a${"b".repeat(88)}c`; // 90 characters
-
-/** Commands whose names Gemini does not accept as they are, and one it does. */
-function named(): AgentComponent<{ ran: string[] }> {
-  const ran: string[] = [];
-  return {
-    getSchema: () => ({
-      commands: {
-        "todo.add": { description: "Add a todo.", input: { type: "string" } },
-        "set limit": {
-          input: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
-        },
-        "set/limit": {},
-        "2fa": {},
-        [LONG]: {},
-        note: {
-          input: {
-            type: "object",
-            properties: { value: { type: "string" } },
-            required: ["value"],
-            additionalProperties: false,
-          },
-        },
-      },
-    }),
-    execute: (command, input) => {
-      ran.push(`${command}:${JSON.stringify(input)}`);
-      return { state: { ran }, events: [] };
-    },
-  };
-}
+/**
+ * The shared names but `todo add` (Gemini accepts `todo.add`, so it has no twin to keep apart),
+ * plus two more Gemini refuses: a slash and a leading digit.
+ */
+const { "todo add": _twin, ...geminiCommands } = NAMED_COMMANDS;
+const named = () => componentWith({ ...geminiCommands, "set/limit": {}, "2fa": {} });
 
 function nameOf(defs: ReturnType<typeof gemini.toToolDefs>, command: string, manifest = named()) {
   const index = buildManifest(manifest.getSchema()).findIndex((tool) => tool.name === command);
@@ -398,7 +372,10 @@ describe("gemini.parseToolCalls", () => {
 
   it("throws a TypeError that says what to pass when given something that is not a response", () => {
     const wrong: [unknown, RegExp][] = [
-      [new Response("{}"), /got a Response \(pass its parsed JSON body instead: `await response.json\(\)`\)$/],
+      [
+        new Response("{}"),
+        /got a Response \(pass its parsed JSON body instead: `await response.json\(\)`\)$/,
+      ],
       ['{"candidates":[]}', /got a string$/],
       [null, /got null$/],
       [[], /got an array$/],

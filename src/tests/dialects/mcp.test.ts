@@ -5,14 +5,8 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { mcp } from "../../tools/dialects/mcp.js";
-import {
-  type AgentComponent,
-  buildManifest,
-  igniteTools,
-  type NeutralManifest,
-  ok,
-} from "../../tools/index.js";
-import { Counter, single } from "../fixtures.js";
+import { buildManifest, igniteTools, type NeutralManifest, ok } from "../../tools/index.js";
+import { Counter, componentWith, failingSave, single } from "../fixtures.js";
 
 type Params = CallToolRequest["params"];
 
@@ -130,10 +124,7 @@ describe("mcp tool names", () => {
   });
 
   it("answers UnknownCommand for a sanitised name that was never offered", async () => {
-    const component: AgentComponent = {
-      getSchema: () => ({ commands: { "set limit": {} } }),
-      execute: () => ({ state: null, events: [] }),
-    };
+    const component = componentWith({ "set limit": {} });
     const [result] = await igniteTools(component, mcp).handleToolCalls({ name: "set_limit" });
     expect(result).toEqual({
       content: [
@@ -147,10 +138,7 @@ describe("mcp tool names", () => {
   });
 
   it("quotes the tool's own name, not the command's, in an error about a mapped name", async () => {
-    const component: AgentComponent = {
-      getSchema: () => ({ commands: { "set limit": { input: { type: "integer" } } } }),
-      execute: () => ({ state: null, events: [] }),
-    };
+    const component = componentWith({ "set limit": { input: { type: "integer" } } });
     const bridge = igniteTools(component, mcp);
     const name = bridge.toToolDefs().tools[0]?.name ?? "";
     const [result] = await bridge.handleToolCalls({ name, arguments: { value: "x" } });
@@ -256,7 +244,11 @@ describe("mcp tools/call parsing", () => {
     ["params without a name", { arguments: {} }, /got an object of another shape/],
     ["params whose name is not a string", { name: 5 }, /got an object of another shape/],
     ["a request for another method", { method: "tools/list", params: {} }, /"tools\/list"/],
-    ["a tools/call request without params", { method: "tools/call" }, /got an object of another shape/],
+    [
+      "a tools/call request without params",
+      { method: "tools/call" },
+      /got an object of another shape/,
+    ],
   ])("throws a TypeError that says what to pass for %s", (_label, value, message) => {
     const parse = () => mcp.parseToolCalls(value as never, manifest);
     expect(parse).toThrow(TypeError);
@@ -336,12 +328,7 @@ describe("mcp results", () => {
   );
 
   it("answers ExecuteFailed with isError and the failure, never a stack", async () => {
-    const component: AgentComponent = {
-      getSchema: () => ({ commands: { save: {} } }),
-      execute: () => {
-        throw new Error("disk full");
-      },
-    };
+    const component = failingSave();
     const [result] = await igniteTools(component, mcp).handleToolCalls({ name: "save" });
     expect(result).toEqual({
       content: [{ type: "text", text: 'Error (ExecuteFailed): Command "save" failed: disk full' }],

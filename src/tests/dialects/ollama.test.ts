@@ -1,14 +1,8 @@
 import type { ChatResponse, Message, Tool, ToolCall } from "ollama";
 import { describe, expect, it } from "vitest";
 import { ollama } from "../../tools/dialects/ollama.js";
-import {
-  type AgentComponent,
-  buildManifest,
-  igniteTools,
-  type NeutralManifest,
-  ok,
-} from "../../tools/index.js";
-import { Counter, single } from "../fixtures.js";
+import { buildManifest, igniteTools, type NeutralManifest, ok } from "../../tools/index.js";
+import { Counter, componentWith, failingSave, single } from "../fixtures.js";
 
 const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -123,10 +117,7 @@ describe("ollama tool names", () => {
   });
 
   it("answers UnknownCommand for a sanitised name that was never offered", async () => {
-    const component: AgentComponent = {
-      getSchema: () => ({ commands: { "todo.add": {} } }),
-      execute: () => ({ state: null, events: [] }),
-    };
+    const component = componentWith({ "todo.add": {} });
     const [result] = await igniteTools(component, ollama).handleToolCalls(
       calling(["todo_add", {}]),
     );
@@ -139,10 +130,7 @@ describe("ollama tool names", () => {
   });
 
   it("answers with the tool's own name in tool_name and in the error text", async () => {
-    const component: AgentComponent = {
-      getSchema: () => ({ commands: { "set limit": { input: { type: "integer" } } } }),
-      execute: () => ({ state: null, events: [] }),
-    };
+    const component = componentWith({ "set limit": { input: { type: "integer" } } });
     const bridge = igniteTools(component, ollama);
     const name = bridge.toToolDefs()[0]?.function.name ?? "";
     const [result] = await bridge.handleToolCalls(calling([name, { value: "x" }]));
@@ -363,12 +351,7 @@ describe("ollama results", () => {
   });
 
   it("answers ExecuteFailed with the failure, never a stack", async () => {
-    const component: AgentComponent = {
-      getSchema: () => ({ commands: { save: {} } }),
-      execute: () => {
-        throw new Error("disk full");
-      },
-    };
+    const component = failingSave();
     const [result] = await igniteTools(component, ollama).handleToolCalls(calling(["save", {}]));
     expect(result).toEqual({
       role: "tool",

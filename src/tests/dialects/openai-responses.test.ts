@@ -12,15 +12,8 @@ import {
   type OpenAIResponsesResponse,
   openaiResponses,
 } from "../../tools/dialects/openai.js";
-import {
-  type AgentComponent,
-  err,
-  igniteTools,
-  type NeutralToolCall,
-  ok,
-  type ToolError,
-} from "../../tools/index.js";
-import { Counter } from "../fixtures.js";
+import { err, igniteTools, type NeutralToolCall, ok } from "../../tools/index.js";
+import { Counter, LONG, named, oneErrorOfEachKind } from "../fixtures.js";
 
 /** A Responses API response as the SDK types it, with every required field. */
 function response(
@@ -84,37 +77,6 @@ const message: ResponseOutputMessage = {
 /** A response outside the SDK's types (malformed JSON), as parsed JSON. */
 function loose(value: unknown): OpenAIResponsesResponse {
   return value as OpenAIResponsesResponse;
-}
-
-const LONG = `a${"b".repeat(88)}c`; // 90 characters
-
-/** Commands whose names OpenAI does not accept as they are. */
-function named(): AgentComponent<{ ran: string[] }> {
-  const ran: string[] = [];
-  return {
-    getSchema: () => ({
-      commands: {
-        "todo.add": { description: "Add a todo.", input: { type: "string" } },
-        "todo add": { input: { type: "string" } },
-        "set limit": {
-          input: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
-        },
-        [LONG]: {},
-        note: {
-          input: {
-            type: "object",
-            properties: { value: { type: "string" }, tag: { type: "string" } },
-            required: ["value"],
-            additionalProperties: false,
-          },
-        },
-      },
-    }),
-    execute: (command, input) => {
-      ran.push(`${command}:${JSON.stringify(input)}`);
-      return { state: { ran }, events: [] };
-    },
-  };
 }
 
 describe("openaiResponses.toToolDefs", () => {
@@ -377,17 +339,7 @@ describe("openaiResponses.toToolResult", () => {
   });
 
   it("answers each error kind with a text the model can act on, and an empty call_id without an id", () => {
-    const errors: ToolError[] = [
-      { kind: "UnknownCommand", name: "explode", message: 'Unknown command "explode".' },
-      { kind: "Unavailable", name: "reset", message: 'Command "reset" is not available.' },
-      {
-        kind: "InvalidInput",
-        name: "setLimit",
-        issues: [{ path: "", message: "must be <= 12", keyword: "maximum" }],
-        message: 'Invalid input for "setLimit": input must be <= 12.',
-      },
-      { kind: "ExecuteFailed", name: "save", message: 'Command "save" failed: disk full' },
-    ];
+    const errors = oneErrorOfEachKind;
     const anonymous = { name: "x", input: {} };
     expect(errors.map((error) => openaiResponses.toToolResult(anonymous, err(error)))).toEqual([
       {

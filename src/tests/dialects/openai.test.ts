@@ -11,15 +11,8 @@ import {
   type OpenAIChatResponse,
   openai,
 } from "../../tools/dialects/openai.js";
-import {
-  type AgentComponent,
-  err,
-  igniteTools,
-  type NeutralToolCall,
-  ok,
-  type ToolError,
-} from "../../tools/index.js";
-import { Counter } from "../fixtures.js";
+import { err, igniteTools, type NeutralToolCall, ok } from "../../tools/index.js";
+import { Counter, failingSave, LONG, named, oneErrorOfEachKind } from "../fixtures.js";
 
 type FinishReason = ChatCompletion.Choice["finish_reason"];
 
@@ -60,37 +53,6 @@ function call(id: string, name: string, args: string): ChatCompletionMessageFunc
 /** A response outside the SDK's types (compatible servers, malformed JSON), as parsed JSON. */
 function loose(value: unknown): OpenAIChatResponse {
   return value as OpenAIChatResponse;
-}
-
-const LONG = `a${"b".repeat(88)}c`; // 90 characters
-
-/** Commands whose names OpenAI does not accept as they are. */
-function named(): AgentComponent<{ ran: string[] }> {
-  const ran: string[] = [];
-  return {
-    getSchema: () => ({
-      commands: {
-        "todo.add": { description: "Add a todo.", input: { type: "string" } },
-        "todo add": { input: { type: "string" } },
-        "set limit": {
-          input: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
-        },
-        [LONG]: {},
-        note: {
-          input: {
-            type: "object",
-            properties: { value: { type: "string" }, tag: { type: "string" } },
-            required: ["value"],
-            additionalProperties: false,
-          },
-        },
-      },
-    }),
-    execute: (command, input) => {
-      ran.push(`${command}:${JSON.stringify(input)}`);
-      return { state: { ran }, events: [] };
-    },
-  };
 }
 
 describe("openai.toToolDefs", () => {
@@ -445,17 +407,7 @@ describe("openai.toToolResult", () => {
   });
 
   it("answers each error kind with a text the model can act on", () => {
-    const errors: ToolError[] = [
-      { kind: "UnknownCommand", name: "explode", message: 'Unknown command "explode".' },
-      { kind: "Unavailable", name: "reset", message: 'Command "reset" is not available.' },
-      {
-        kind: "InvalidInput",
-        name: "setLimit",
-        issues: [{ path: "", message: "must be <= 12", keyword: "maximum" }],
-        message: 'Invalid input for "setLimit": input must be <= 12.',
-      },
-      { kind: "ExecuteFailed", name: "save", message: 'Command "save" failed: disk full' },
-    ];
+    const errors = oneErrorOfEachKind;
     expect(errors.map((error) => openai.toToolResult(increment, err(error)).content)).toEqual([
       'Error (UnknownCommand): Unknown command "explode".',
       'Error (Unavailable): Command "reset" is not available.',
@@ -537,12 +489,7 @@ describe("openai through igniteTools", () => {
   });
 
   it("answers ExecuteFailed when execute throws", async () => {
-    const failing: AgentComponent = {
-      getSchema: () => ({ commands: { save: {} } }),
-      execute: () => {
-        throw new Error("disk full");
-      },
-    };
+    const failing = failingSave();
     const [result] = await igniteTools(failing, openai).handleToolCalls(
       completion([call("s", "save", "")]),
     );

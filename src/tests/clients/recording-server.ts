@@ -1,0 +1,104 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A request as the server saw it, with the JSON object the client sent as its body. */
+export interface RecordedRequest {
+  method: string;
+  /** The request target as sent, query included. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/** A fake provider API on 127.0.0.1 for a real SDK client to talk to. */
+export interface RecordingServer<Entry = RecordedRequest> {
+  /** `http://127.0.0.1:<port>`, without a trailing slash. */
+  readonly url: string;
+  /** Every request so far, in the order they came, as `record` made them. */
+  readonly received: Entry[];
+  /** Queues JSON bodies to answer the next requests with, one each, in order. */
+  reply(...bodies: unknown[]): void;
+  /** Forgets what was received and what is still queued. */
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export interface RecordingOptions<Entry> {
+  /**
+   * What to answer once the queue is empty. Without it such a request is answered 500, so a
+   * test that scripts too few replies fails at the call that went unanswered.
+   */
+  fallback?: unknown;
+  /** What to keep of each request; by default the request itself. */
+  record?: (request: RecordedRequest) => Entry;
+}
+
+/** Starts a server that records every request and answers each with a queued JSON reply. */
+export function startRecordingServer(
+  options?: Omit<RecordingOptions<RecordedRequest>, "record">,
+): Promise<RecordingServer>;
+export function startRecordingServer<Entry>(
+  options: RecordingOptions<Entry> & { record: (request: RecordedRequest) => Entry },
+): Promise<RecordingServer<Entry>>;
+export async function startRecordingServer(
+  options: RecordingOptions<unknown> = {},
+): Promise<RecordingServer<unknown>> {
+  const { record = (request: RecordedRequest) => request } = options;
+  const received: unknown[] = [];
+  const queue: unknown[] = [];
+
+  const server = createServer(async (request, response) => {
+    const body = await readJsonObject(request);
+    if (body === undefined) {
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: "the body is not a JSON object" } }));
+      return;
+    }
+    received.push(
+      record({
+        method: request.method ?? "",
+        path: request.url ?? "",
+        headers: request.headers,
+        body,
+      }),
+    );
+    const answer = queue.length > 0 ? queue.shift() : options.fallback;
+    const unanswered = answer === undefined;
+    // Every SDK here reads JSON only with this content type; some fail outright without it.
+    response.writeHead(unanswered ? 500 : 200, { "content-type": "application/json" });
+    response.end(JSON.stringify(unanswered ? { error: { message: "no reply queued" } } : answer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    reply: (...bodies) => {
+      queue.push(...bodies);
+    },
+    clear: () => {
+      received.length = 0;
+      queue.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      ),
+  };
+}
+
+async function readJsonObject(
+  request: IncomingMessage,
+): Promise<Record<string, unknown> | undefined> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk);
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
