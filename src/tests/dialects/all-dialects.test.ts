@@ -1,120 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { anthropic } from "../../tools/dialects/anthropic.js";
-import { gemini } from "../../tools/dialects/gemini.js";
 import { mcp } from "../../tools/dialects/mcp.js";
-import { ollama } from "../../tools/dialects/ollama.js";
-import { openai, openaiResponses } from "../../tools/dialects/openai.js";
-import { isRecord } from "../../tools/dialects/wire.js";
-import { err, igniteTools, ok, type ToolDialect } from "../../tools/index.js";
+import { err, igniteTools, ok } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
+import { providers } from "../provider-responses.js";
 
 // The same hostile and odd inputs, through every shipped dialect: whatever a model or provider
 // sends, each call is answered once, in order, and only a value that is not the provider's shape
 // at all throws — a TypeError.
 
-interface Sent {
-  id?: string;
-  name: string;
-  /** The arguments as the provider carries them: JSON text or an object. */
-  args: unknown;
-}
-
-interface Case {
-  name: string;
-  dialect: ToolDialect<unknown, never, unknown>;
-  /** Whether the provider sends arguments as JSON text. */
-  text: boolean;
-  respond(calls: Sent[]): unknown;
-  /** The text the model reads in a result block. */
-  textOf(block: unknown): string;
-}
-
-const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
-
-const cases: Case[] = [
-  {
-    name: "anthropic",
-    dialect: anthropic,
-    text: false,
-    respond: (calls) => ({
-      content: calls.map(({ id, name, args }) => ({ type: "tool_use", id, name, input: args })),
-    }),
-    textOf: (block) => String(record(block).content),
-  },
-  {
-    name: "openai",
-    dialect: openai,
-    text: true,
-    respond: (calls) => ({
-      choices: [
-        {
-          finish_reason: "tool_calls",
-          message: {
-            role: "assistant",
-            content: null,
-            tool_calls: calls.map(({ id, name, args }) => ({
-              id,
-              type: "function",
-              function: { name, arguments: args },
-            })),
-          },
-        },
-      ],
-    }),
-    textOf: (block) => String(record(block).content),
-  },
-  {
-    name: "openaiResponses",
-    dialect: openaiResponses,
-    text: true,
-    respond: (calls) => ({
-      output: calls.map(({ id, name, args }) => ({
-        type: "function_call",
-        call_id: id,
-        name,
-        arguments: args,
-      })),
-    }),
-    textOf: (block) => String(record(block).output),
-  },
-  {
-    name: "gemini",
-    dialect: gemini,
-    text: false,
-    respond: (calls) => ({
-      candidates: [
-        {
-          content: {
-            role: "model",
-            parts: calls.map(({ id, name, args }) => ({ functionCall: { id, name, args } })),
-          },
-        },
-      ],
-    }),
-    textOf: (block) => JSON.stringify(record(record(block).functionResponse).response),
-  },
-  {
-    name: "ollama",
-    dialect: ollama,
-    text: false,
-    respond: (calls) => ({
-      message: {
-        role: "assistant",
-        content: "",
-        tool_calls: calls.map(({ id, name, args }) => ({
-          id,
-          function: { name, arguments: args },
-        })),
-      },
-    }),
-    textOf: (block) => String(record(block).content),
-  },
-];
-
 const RUNS = { numRuns: 2_000 };
 
-describe.each(cases)("the $name dialect", ({ dialect, text, respond, textOf }) => {
+describe.each(providers)("the $name dialect", ({ dialect, text, respond, textOf }) => {
   const bridge = () => igniteTools(new Counter(), dialect);
 
   it("answers every call once and in order, even with duplicate ids or none", async () => {
