@@ -3,12 +3,12 @@
  */
 import type { Result } from "./result.js";
 import type {
+  LoopDialect,
   NeutralManifest,
   NeutralTool,
   NeutralToolCall,
   Observation,
   RuntimeEvent,
-  LoopDialect,
   ToolError,
 } from "./types.js";
 

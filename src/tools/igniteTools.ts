@@ -169,6 +169,10 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     signal: AbortSignalLike | undefined,
   ): Promise<Result<Observation<S, E>, ToolError>> => {
     try {
+      // Nothing to race: await the result itself (a throw, sync or async, lands in the catch).
+      if (timeoutMs === undefined && signal === undefined) {
+        return observe(command, await component.execute(command, input));
+      }
       const running = new Promise<ExecuteResultLike<S, E>>((resolve) =>
         resolve(component.execute(command, input)),
       );
@@ -189,6 +193,12 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   let queue: Promise<unknown> = Promise.resolve();
   const run = (call: NeutralToolCall, { signal }: InvokeOptions = {}): Promise<Run<S, E>> => {
     const previous = queue;
+    if (signal === undefined) {
+      // Nothing can answer this call before its turn: it waits for the one before, then runs.
+      const running = previous.then(() => step(call, undefined));
+      queue = running;
+      return running;
+    }
     const running = withDeadline(previous, undefined, signal).then(
       (waited): Promise<Run<S, E>> | Run<S, E> =>
         waited.done

@@ -14,9 +14,9 @@ export {
   type IgniteToolsOptions,
   type InvokeOptions,
   igniteTools,
-  type ToolCallAnswer,
   type LoopToolBridge,
   type ToolBridge,
+  type ToolCallAnswer,
 } from "./igniteTools.js";
 export type { InputLimits } from "./limits.js";
 export {

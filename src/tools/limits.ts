@@ -23,6 +23,48 @@ export const DEFAULT_MAX_INPUT_DEPTH = 64;
 export function limitIssue(input: unknown, limits: InputLimits = {}): ValidationIssue | undefined {
   const maxBytes = limits.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
   const maxDepth = limits.maxInputDepth ?? DEFAULT_MAX_INPUT_DEPTH;
+  try {
+    if (left(input, 0, maxDepth, maxBytes) >= 0) return undefined;
+  } catch {
+    // A read that throws, or a stack overflow under a very large maxInputDepth: walk exactly.
+  }
+  return exactIssue(input, maxBytes, maxDepth);
+}
+
+/**
+ * The fast path, for every input within the limits: the bytes left of `budget` after `value`,
+ * counting 3 bytes per UTF-16 unit (an upper bound that reads no character), or a negative
+ * number when the bound passes the limit, an object nests too deep or a number is not finite.
+ * Only then does `exactIssue` run, with the verdict it has always had: the bound never trails
+ * the exact count, so an input this accepts, the exact walk accepts. Recursive, and so only as
+ * deep as `maxDepth`; it stops as soon as the budget is spent.
+ */
+function left(value: unknown, depth: number, maxDepth: number, budget: number): number {
+  if (typeof value === "string") return budget - 3 * value.length - 2;
+  if (typeof value !== "object" || value === null) {
+    return typeof value === "number" && !Number.isFinite(value) ? -1 : budget - 5;
+  }
+  if (depth >= maxDepth) return -1;
+  let rest = budget - 2;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length && rest >= 0; index++) {
+      rest = left(value[index], depth + 1, maxDepth, rest - 1);
+    }
+    return rest;
+  }
+  // for…in allocates no key array; the inherited enumerable keys it may add only overcount.
+  for (const key in value) {
+    rest = left(Reflect.get(value, key), depth + 1, maxDepth, rest - 3 * key.length - 4);
+    if (rest < 0) return rest;
+  }
+  return rest;
+}
+
+function exactIssue(
+  input: unknown,
+  maxBytes: number,
+  maxDepth: number,
+): ValidationIssue | undefined {
   let bytes = 0;
   const stack: unknown[] = [input];
   const depths: number[] = [0];

@@ -3,6 +3,7 @@
  * error that explains why not. Never throws, whatever the model sent.
  */
 import { describe, executeFailed, invalidInput, unavailable, unknownCommand } from "./errors.js";
+import { limitIssue } from "./limits.js";
 import {
   type CoreOptions,
   commandsOf,
@@ -11,7 +12,6 @@ import {
   readCommand,
 } from "./manifest.js";
 import { err, ok, type Result } from "./result.js";
-import { limitIssue } from "./limits.js";
 import type { AgentSchema, NeutralToolCall, Route, ToolError } from "./types.js";
 import { checkInput, defaultValidator } from "./validation.js";
 

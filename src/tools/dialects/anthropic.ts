@@ -11,8 +11,8 @@ import type {
   Observation,
   ToolError,
 } from "../types.js";
+import { ANTHROPIC_STRICT } from "./strict.js";
 import {
-  ANTHROPIC_STRICT,
   configurable,
   isRecord,
   OPENAI_NAMES,

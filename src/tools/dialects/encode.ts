@@ -59,7 +59,37 @@ function encode(value: unknown, ancestors: object[], depth: number): unknown {
 
 /** `toJsonValue` as compact JSON text; `undefined` encodes as `null`. */
 export function toJsonText(value: unknown): string {
+  // Plain JSON data, the common case, comes out of the rule above exactly as JSON.stringify
+  // writes it: one walk that allocates nothing instead of a copy. Anything else, or a read that
+  // throws, takes the full encoding (where a throwing read becomes "[Unreadable]").
+  try {
+    if (isPlainJson(value, 0)) return JSON.stringify(value);
+  } catch {}
   return JSON.stringify(toJsonValue(value) ?? null);
+}
+
+/**
+ * Whether `value` is only plain objects and arrays (without `toJSON`), strings, booleans, `null`
+ * and finite numbers, nested less than `MAX_DEPTH` deep. A cycle fails the depth test. `for…in`
+ * (no key array to allocate) also visits inherited enumerable keys: stricter, never looser.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  if (typeof value === "string" || typeof value === "boolean" || value === null) return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value !== "object" || depth >= MAX_DEPTH) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (prototype !== Array.prototype || "toJSON" in value) return false;
+    for (let index = 0; index < value.length; index++) {
+      if (!isPlainJson(value[index], depth + 1)) return false;
+    }
+    return true;
+  }
+  if ((prototype !== Object.prototype && prototype !== null) || "toJSON" in value) return false;
+  for (const key in value) {
+    if (!isPlainJson(Reflect.get(value, key), depth + 1)) return false;
+  }
+  return true;
 }
 
 /** The text a model reads for an error: a clear first line, then the issues it can fix. */

@@ -13,12 +13,12 @@ import type {
   Observation,
   ToolError,
 } from "../types.js";
+import { OPENAI_STRICT } from "./strict.js";
 import {
   configurable,
   decodeArguments,
   isRecord,
   OPENAI_NAMES,
-  OPENAI_STRICT,
   type ProviderCall,
   type ResultOptions,
   resultText,
@@ -257,11 +257,12 @@ function chatCall(call: unknown, cutOff: boolean): ProviderCall {
   // Some compatible servers omit `type` on function calls.
   if ((call.type === "function" || call.type === undefined) && isRecord(call.function)) {
     const { name, arguments: text } = call.function;
-    return {
-      ...id,
-      name: typeof name === "string" ? name : "",
-      ...decodeArguments(text, { cutOff }),
-    };
+    // Assigned field by field rather than spread: this runs once per call, on the hot path.
+    const { args, argsError } = decodeArguments(text, { cutOff });
+    const read: ProviderCall = { name: typeof name === "string" ? name : "", args };
+    if (typeof call.id === "string") read.id = call.id;
+    if (argsError !== undefined) read.argsError = argsError;
+    return read;
   }
   // Not ours (custom tools take free text), but every tool call must be answered.
   const custom = isRecord(call.custom) ? call.custom.name : undefined;

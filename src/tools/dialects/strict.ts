@@ -6,15 +6,42 @@
  */
 import type { JsonSchema } from "../types.js";
 
-/**
- * What one provider's strict mode accepts. A tool whose strict form uses any other keyword (or
- * format) is sent non-strict, so a strict request is never refused for its schema.
- */
-export interface StrictRule {
+/** What one provider's strict mode accepts. */
+export interface StrictKeywords {
   readonly keywords: ReadonlySet<string>;
   readonly formats: ReadonlySet<string>;
   /** The largest `minItems` accepted, when the provider limits it. */
   readonly maxMinItems?: number;
+}
+
+/**
+ * One provider's strict mode, as `toWire` uses it. A tool whose strict form uses a keyword (or
+ * format) the provider does not accept is sent non-strict, so a strict request is never refused
+ * for its schema. Only dialects with a strict mode import this module, so the others do not
+ * carry it.
+ */
+export interface StrictRule {
+  /** `schema` in strict form, or `undefined` when this strict mode cannot express it. */
+  toStrict(schema: JsonSchema): JsonSchema | undefined;
+  /** `input` with the `null`s sent for optional properties of `schema` removed. */
+  restore(schema: JsonSchema, input: unknown): unknown;
+}
+
+/** The strict mode that accepts `accepted`. */
+export function strictRule(accepted: StrictKeywords): StrictRule {
+  const cache = new WeakMap<JsonSchema, JsonSchema | null>();
+  return {
+    toStrict(schema) {
+      let strict = cache.get(schema);
+      if (strict === undefined) {
+        const converted = strictOf(schema);
+        strict = isRecord(converted) && fits(converted, accepted, 0) ? converted : null;
+        cache.set(schema, strict);
+      }
+      return strict ?? undefined;
+    },
+    restore: dropOptionalNulls,
+  };
 }
 
 const COMMON = ["type", "properties", "required", "additionalProperties", "items", "enum"];
@@ -22,7 +49,7 @@ const MORE = ["const", "anyOf", "$ref", "$defs", "description", "title", "format
 const FORMATS = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6"];
 
 /** OpenAI structured outputs (Chat Completions and Responses), as its documentation lists them. */
-export const OPENAI_STRICT: StrictRule = {
+export const OPENAI_STRICT: StrictRule = strictRule({
   keywords: new Set([
     ...COMMON,
     ...MORE,
@@ -36,32 +63,14 @@ export const OPENAI_STRICT: StrictRule = {
     "maxItems",
   ]),
   formats: new Set([...FORMATS, "uuid"]),
-};
+});
 
 /** Anthropic's strict tool use: the keywords its SDK's strict-schema transform keeps. */
-export const ANTHROPIC_STRICT: StrictRule = {
+export const ANTHROPIC_STRICT: StrictRule = strictRule({
   keywords: new Set([...COMMON, ...MORE]),
   formats: new Set([...FORMATS, "uuid", "uri"]),
   maxMinItems: 1,
-};
-
-const caches = new WeakMap<StrictRule, WeakMap<JsonSchema, JsonSchema | null>>();
-
-/** `schema` in strict form for `rule`, or `undefined` when strict mode cannot express it. */
-export function toStrictSchema(schema: JsonSchema, rule: StrictRule): JsonSchema | undefined {
-  let cache = caches.get(rule);
-  if (!cache) {
-    cache = new WeakMap();
-    caches.set(rule, cache);
-  }
-  let strict = cache.get(schema);
-  if (strict === undefined) {
-    const converted = strictOf(schema);
-    strict = isRecord(converted) && fits(converted, rule, 0) ? converted : null;
-    cache.set(schema, strict);
-  }
-  return strict ?? undefined;
-}
+});
 
 const NOT_STRICT = Symbol("not strict");
 
@@ -113,7 +122,7 @@ function strictOf(schema: unknown): unknown {
   return out;
 }
 
-function fits(schema: unknown, rule: StrictRule, depth: number): boolean {
+function fits(schema: unknown, rule: StrictKeywords, depth: number): boolean {
   if (!isRecord(schema) || depth > 64) return false;
   const inner = (value: unknown) => fits(value, rule, depth + 1);
   return Object.entries(schema).every(([keyword, value]) => {
@@ -149,7 +158,7 @@ function isPrimitive(value: unknown): boolean {
  * `input` with the `null`s a strict-mode model sent for optional properties of `schema` removed
  * (on a copy), following local `$ref`s. Properties inside `anyOf` branches are left as they are.
  */
-export function dropOptionalNulls(schema: JsonSchema, input: unknown): unknown {
+function dropOptionalNulls(schema: JsonSchema, input: unknown): unknown {
   return strip(schema, input, schema, 0);
 }
 

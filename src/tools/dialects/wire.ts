@@ -4,7 +4,7 @@
  */
 import type { JsonSchema, NeutralManifest, NeutralTool, NeutralToolCall } from "../types.js";
 import { type NameRule, providerNames } from "./names.js";
-import { dropOptionalNulls, type StrictRule, toStrictSchema } from "./strict.js";
+import type { StrictRule } from "./strict.js";
 
 export {
   capped,
@@ -15,7 +15,7 @@ export {
   toJsonValue,
 } from "./encode.js";
 export { GEMINI_NAMES, MCP_NAMES, type NameRule, OPENAI_NAMES } from "./names.js";
-export { ANTHROPIC_STRICT, OPENAI_STRICT, type StrictRule } from "./strict.js";
+export type { StrictRule } from "./strict.js";
 
 /** Options every dialect takes. */
 export interface ResultOptions {
@@ -47,6 +47,8 @@ export interface WireOptions {
 export interface WireManifest {
   readonly tools: readonly WireTool[];
   readonly byName: ReadonlyMap<string, WireTool>;
+  /** The strict mode the tools were presented in, to read strict calls back. */
+  readonly strict: StrictRule | undefined;
 }
 
 /** The manifest with provider-safe names, wrapped scalar inputs and (optionally) strict schemas. */
@@ -55,7 +57,7 @@ export function toWire(manifest: NeutralManifest, options: WireOptions): WireMan
   const tools = manifest.map((tool): WireTool => {
     const wrapped = needsWrapping(tool.inputSchema);
     const object = wrapped ? wrap(tool.inputSchema) : tool.inputSchema;
-    const strict = options.strict ? toStrictSchema(object, options.strict) : undefined;
+    const strict = options.strict?.toStrict(object);
     return {
       tool,
       name: names.get(tool.name) ?? tool.name,
@@ -64,7 +66,8 @@ export function toWire(manifest: NeutralManifest, options: WireOptions): WireMan
       parameters: strict ?? object,
     };
   });
-  return { tools, byName: new Map(tools.map((tool) => [tool.name, tool])) };
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return { tools, byName, strict: options.strict };
 }
 
 // Providers take only an object at the root, and Anthropic rejects a root union even on one.
@@ -112,26 +115,42 @@ export interface ProviderCall {
  * it is, so it resolves to `UnknownCommand` — never to a neighbour.
  */
 export function toNeutralCall(wire: WireManifest, call: ProviderCall): NeutralToolCall {
-  const id = call.id === undefined ? {} : { id: call.id };
   const tool = wire.byName.get(call.name);
-  if (!tool) return withError({ ...id, name: call.name, input: call.args }, call.argsError);
-  const toolName = tool.name === tool.tool.name ? {} : { toolName: tool.name };
-  const base = { ...id, name: tool.tool.name, ...toolName };
-  if (call.argsError !== undefined)
-    return { ...base, input: undefined, inputError: call.argsError };
+  if (!tool) return neutralCall(call.id, call.name, undefined, call.args, call.argsError);
+  const { name } = tool.tool;
+  const toolName = tool.name === name ? undefined : tool.name;
+  if (call.argsError !== undefined) {
+    return neutralCall(call.id, name, toolName, undefined, call.argsError);
+  }
   // Optionality is read from the schema before strict mode rewrote it.
-  const args = tool.strict ? dropOptionalNulls(objectSchemaOf(tool), call.args) : call.args;
-  if (!tool.wrapped) return { ...base, input: args };
-  if (isRecord(args) && Object.hasOwn(args, "value")) return { ...base, input: args.value };
-  return { ...base, input: undefined, inputError: 'arguments must be an object { "value": ... }' };
+  const args =
+    tool.strict && wire.strict ? wire.strict.restore(objectSchemaOf(tool), call.args) : call.args;
+  if (!tool.wrapped) return neutralCall(call.id, name, toolName, args, undefined);
+  if (isRecord(args) && Object.hasOwn(args, "value")) {
+    return neutralCall(call.id, name, toolName, args.value, undefined);
+  }
+  const unwrapped = 'arguments must be an object { "value": ... }';
+  return neutralCall(call.id, name, toolName, undefined, unwrapped);
+}
+
+// Assigned field by field rather than spread: a turn builds one per call, on the hot path. The
+// optional fields are present only when set.
+function neutralCall(
+  id: string | undefined,
+  name: string,
+  toolName: string | undefined,
+  input: unknown,
+  inputError: string | undefined,
+): NeutralToolCall {
+  const call: NeutralToolCall = { name, input };
+  if (id !== undefined) call.id = id;
+  if (toolName !== undefined) call.toolName = toolName;
+  if (inputError !== undefined) call.inputError = inputError;
+  return call;
 }
 
 function objectSchemaOf(tool: WireTool): JsonSchema {
   return tool.wrapped ? wrap(tool.tool.inputSchema) : tool.tool.inputSchema;
-}
-
-function withError(call: NeutralToolCall, argsError: string | undefined): NeutralToolCall {
-  return argsError === undefined ? call : { ...call, inputError: argsError };
 }
 
 /** How arguments sent as JSON text are read. */
