@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { resultText } from "../tools/dialects/wire.js";
 import {
   type AgentComponent,
   ajvValidator,
@@ -8,7 +9,6 @@ import {
   type NeutralToolCall,
   resolveCall,
 } from "../tools/index.js";
-import { resultText } from "../tools/dialects/wire.js";
 import { Counter } from "./fixtures.js";
 
 // One named test per hostile case: what a model, a provider or a component may do to the bridge.

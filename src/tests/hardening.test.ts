@@ -5,8 +5,8 @@ import {
   fakeDialect,
   igniteTools,
   ok,
-  resolveCall,
   type RuntimeEvent,
+  resolveCall,
 } from "../tools/index.js";
 import { Counter } from "./fixtures.js";
 

@@ -234,7 +234,7 @@ describe("mcp tools/call parsing", () => {
     [
       "an HTTP Response",
       new Response("{}"),
-      /got a Response \(pass its parsed JSON body instead: `await response.json\(\)`\)/,
+      /got a Response \(pass its JSON body, `await response.json\(\)`\)/,
     ],
     ["a string", '{"name":"increment"}', /got a string/],
     ["null", null, /got null/],

@@ -279,7 +279,7 @@ describe("ollama tool call parsing", () => {
     [
       "an HTTP Response",
       new Response("{}"),
-      /got a Response \(pass its parsed JSON body instead: `await response.json\(\)`\)/,
+      /got a Response \(pass its JSON body, `await response.json\(\)`\)/,
     ],
     ["a string", '{"message":{}}', /got a string/],
     ["null", null, /got null/],
@@ -298,7 +298,7 @@ describe("ollama tool call parsing", () => {
   it("throws a TypeError when tool_calls is not an array", () => {
     const response = { ...chat({}), message: { role: "assistant", content: "", tool_calls: {} } };
     expect(() => ollama.parseToolCalls(response as never, counterManifest)).toThrow(
-      /`message.tool_calls` to be an array, got an object/,
+      /expects an \/api\/chat response \(parsed JSON with a `message` object\), got an object of another shape/,
     );
   });
 });

@@ -247,8 +247,7 @@ describe("openaiResponses.parseToolCalls", () => {
   it("never runs a call that max_output_tokens cut off, whatever is left of it", async () => {
     const counter = new Counter();
     const tools = igniteTools(counter, openaiResponses);
-    const cut =
-      "arguments were cut off (the response hit its output limit); send the call again in full";
+    const cut = "arguments were cut off by the output limit; send the call again in full";
     const truncated = response(
       [
         reasoning,
@@ -313,9 +312,7 @@ describe("openaiResponses.parseToolCalls", () => {
     const expected =
       "openaiResponses.parseToolCalls expects a Responses API response (the parsed JSON with an `output` array), got";
     expect(() => tools.parseToolCalls(loose(new Response("{}")))).toThrow(
-      new TypeError(
-        `${expected} a Response (pass its parsed JSON body instead: \`await response.json()\`)`,
-      ),
+      new TypeError(`${expected} a Response (pass its JSON body, \`await response.json()\`)`),
     );
     expect(() => tools.parseToolCalls(loose("{}"))).toThrow(new TypeError(`${expected} a string`));
     expect(() => tools.parseToolCalls(loose(undefined))).toThrow(

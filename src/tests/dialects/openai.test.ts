@@ -265,8 +265,7 @@ describe("openai.parseToolCalls", () => {
       id: "3",
       name: "increment",
       input: undefined,
-      inputError:
-        "arguments were cut off (the response hit its output limit); send the call again in full",
+      inputError: "arguments were cut off by the output limit; send the call again in full",
     });
     const truncated = await tools.handleToolCalls(
       completion([call("t", "increment", '{"by":')], "length"),
@@ -379,9 +378,7 @@ describe("openai.parseToolCalls", () => {
     const expected =
       "openai.parseToolCalls expects a Chat Completions response (the parsed JSON with a `choices` array), got";
     expect(() => tools.parseToolCalls(loose(new Response("{}")))).toThrow(
-      new TypeError(
-        `${expected} a Response (pass its parsed JSON body instead: \`await response.json()\`)`,
-      ),
+      new TypeError(`${expected} a Response (pass its JSON body, \`await response.json()\`)`),
     );
     expect(() => tools.parseToolCalls(loose("{}"))).toThrow(new TypeError(`${expected} a string`));
     expect(() => tools.parseToolCalls(loose(null))).toThrow(new TypeError(`${expected} null`));

@@ -1,22 +1,22 @@
 import { describe, expect, it } from "vitest";
+import { OPENAI_STRICT } from "../../tools/dialects/strict.js";
 import {
   capped,
   configurable,
   decodeArguments,
+  describeValue,
   errorText,
   GEMINI_NAMES,
-  describeValue,
   MCP_NAMES,
   needsWrapping,
-  objectArguments,
   OPENAI_NAMES,
-  OPENAI_STRICT,
+  objectArguments,
   resultText,
   toJsonText,
   toNeutralCall,
   toWire,
 } from "../../tools/dialects/wire.js";
-import { buildManifest, err, ok, type NeutralManifest, resolveCall } from "../../tools/index.js";
+import { buildManifest, err, type NeutralManifest, ok, resolveCall } from "../../tools/index.js";
 
 const manifestOf = (
   commands: Record<string, { input?: Record<string, unknown> }>,

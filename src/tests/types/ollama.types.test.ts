@@ -1,5 +1,5 @@
-import { describe, expectTypeOf, it } from "vitest";
 import type { ChatRequest, ChatResponse, Message, Tool } from "ollama";
+import { describe, expectTypeOf, it } from "vitest";
 import {
   type OllamaChatResponse,
   type OllamaMessage,

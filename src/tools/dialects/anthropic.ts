@@ -202,4 +202,4 @@ function contentOf(response: unknown, method: string): readonly unknown[] {
  * The Anthropic Messages API dialect. Use it as it is, `igniteTools(component, anthropic)`, or
  * configured, `igniteTools(component, anthropic({ strict: true }))`.
  */
-export const anthropic = configurable(make);
+export const anthropic = /* @__PURE__ */ configurable(make);

@@ -267,9 +267,6 @@ function isResponse(value: unknown): boolean {
 
 function wrong(value: unknown): string {
   if (isRecord(value) && value.candidates !== undefined) return "`candidates` that is not an array";
-  if (isRecord(value) && typeof Reflect.get(value, "then") === "function") {
-    return "a Promise (await it first)";
-  }
   // Plain objects are all responses, so an object here is an instance of some other class.
   return describeValue(value);
 }

@@ -119,7 +119,7 @@ function make(options: McpOptions = {}): McpDialect {
  * Serves a component's commands as MCP tools. Use it as it is (`igniteTools(c, mcp)`) or call it
  * (`mcp()`); it takes no options yet.
  */
-export const mcp = configurable<McpOptions, McpDialect>(make);
+export const mcp = /* @__PURE__ */ configurable<McpOptions, McpDialect>(make);
 
 const EXPECTED = "a tools/call request or its params ({ name: string, arguments? })";
 

@@ -15,10 +15,8 @@ import type {
 import {
   configurable,
   decodeArguments,
-  describeValue,
   isRecord,
   OPENAI_NAMES,
-  objectArguments,
   type ResultOptions,
   resultText,
   shapeError,
@@ -110,10 +108,9 @@ function make(options: OllamaOptions = {}): OllamaDialect {
             // Ollama sends no ids; one from the position lets results be paired with calls.
             id: typeof call.id === "string" && call.id !== "" ? call.id : `call_${index}`,
             name: typeof name === "string" ? name : "",
-            // Some servers send JSON text; a Go server writes "no arguments" as `null` (a nil map).
-            ...(typeof args === "string"
-              ? decodeArguments(args)
-              : objectArguments(args ?? undefined, "empty")),
+            // Some servers send JSON text; a Go server writes "no arguments" as `null` (a nil
+            // map) or leaves them out, which read as the empty text: `{}`.
+            ...decodeArguments(args ?? ""),
           }),
         ];
       });
@@ -140,23 +137,14 @@ function make(options: OllamaOptions = {}): OllamaDialect {
 }
 
 /** Bridges a component to Ollama's native chat API: `igniteTools(c, ollama)` or `ollama()`. */
-export const ollama = configurable<OllamaOptions, OllamaDialect>(make);
+export const ollama = /* @__PURE__ */ configurable<OllamaOptions, OllamaDialect>(make);
+
+const SHAPE = "an /api/chat response (parsed JSON with a `message` object)";
 
 function toolCallsOf(response: unknown, method: string): readonly unknown[] {
   const message = isRecord(response) ? response.message : undefined;
-  if (!isRecord(message)) {
-    throw shapeError(
-      `ollama.${method}`,
-      "an /api/chat response (the parsed JSON with a `message` object)",
-      response,
-    );
-  }
-  const calls = message.tool_calls;
-  if (calls === undefined || calls === null) return [];
-  if (!Array.isArray(calls)) {
-    throw new TypeError(
-      `ollama.${method} expects \`message.tool_calls\` to be an array, got ${describeValue(calls)}`,
-    );
-  }
+  // A message without calls is an answer in text: no calls.
+  const calls = isRecord(message) ? (message.tool_calls ?? []) : undefined;
+  if (!Array.isArray(calls)) throw shapeError(`ollama.${method}`, SHAPE, response);
   return calls;
 }

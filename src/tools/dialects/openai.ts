@@ -317,7 +317,7 @@ function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
  * The OpenAI Chat Completions dialect, also for OpenAI-compatible servers (vLLM, LM Studio,
  * Ollama's `/v1`). Use it as is, or configured: `openai({ strict: true })`.
  */
-export const openai = configurable(makeOpenAI);
+export const openai = /* @__PURE__ */ configurable(makeOpenAI);
 
 const RESPONSES_SHAPE = "a Responses API response (the parsed JSON with an `output` array)";
 
@@ -374,4 +374,4 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
 /**
  * The OpenAI Responses API dialect. Use it as is, or configured: `openaiResponses({ strict })`.
  */
-export const openaiResponses = configurable(makeOpenAIResponses);
+export const openaiResponses = /* @__PURE__ */ configurable(makeOpenAIResponses);

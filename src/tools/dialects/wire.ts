@@ -159,8 +159,7 @@ export interface ArgumentOptions {
   cutOff?: boolean;
 }
 
-const CUT_OFF =
-  "arguments were cut off (the response hit its output limit); send the call again in full";
+const CUT_OFF = "arguments were cut off by the output limit; send the call again in full";
 
 /**
  * Arguments a provider sends as JSON text, as an object or the reason they are not one — never a
@@ -231,7 +230,7 @@ export function describeValue(value: unknown, plainObject = "an object"): string
   if (typeof maker !== "function" || maker.name === "Object") return plainObject;
   // A fetch `Response` is the likeliest mistake: its body has not been read yet.
   if (maker.name === "Response") {
-    return "a Response (pass its parsed JSON body instead: `await response.json()`)";
+    return "a Response (pass its JSON body, `await response.json()`)";
   }
   return `a ${maker.name}`;
 }
