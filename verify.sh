@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: ./verify.sh          quick: typecheck + tests
 #        ./verify.sh --full   format, lint, typecheck, tests+coverage,
-#                             architecture-drift, behavior-boundaries
+#                             architecture-drift, behavior-boundaries (build, bundle size, exports)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -47,6 +47,7 @@ else
   step tests-coverage npm run --silent test:coverage
   step architecture-drift npm run --silent check:arch
   step behavior-boundaries:build npm run --silent build
+  step bundle-size npm run --silent check:size
   step behavior-boundaries:exports npm run --silent verify:exports
 fi
 
