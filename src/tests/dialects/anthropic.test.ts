@@ -382,7 +382,7 @@ describe("anthropic.parseToolCalls", () => {
     const expects =
       "anthropic.parseToolCalls expects a Messages API response (the parsed JSON with a `content` array, as `client.messages.create()` resolves it), got ";
     expect(messages).toEqual([
-      `${expects}a Response (pass its JSON body, \`await response.json()\`)`,
+      `${expects}a Response (pass \`await response.json()\`)`,
       `${expects}a string`,
       `${expects}null`,
       `${expects}an array`,

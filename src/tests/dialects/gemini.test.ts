@@ -372,7 +372,7 @@ describe("gemini.parseToolCalls", () => {
 
   it("throws a TypeError that says what to pass when given something that is not a response", () => {
     const wrong: [unknown, RegExp][] = [
-      [new Response("{}"), /got a Response \(pass its JSON body, `await response.json\(\)`\)$/],
+      [new Response("{}"), /got a Response \(pass `await response.json\(\)`\)$/],
       ['{"candidates":[]}', /got a string$/],
       [null, /got null$/],
       [[], /got an array$/],

@@ -231,11 +231,7 @@ describe("mcp tools/call parsing", () => {
   });
 
   it.each([
-    [
-      "an HTTP Response",
-      new Response("{}"),
-      /got a Response \(pass its JSON body, `await response.json\(\)`\)/,
-    ],
+    ["an HTTP Response", new Response("{}"), /got a Response \(pass `await response.json\(\)`\)/],
     ["a string", '{"name":"increment"}', /got a string/],
     ["null", null, /got null/],
     ["a Promise", Promise.resolve({}), /got a Promise \(await it first\)/],

@@ -276,11 +276,7 @@ describe("ollama tool call parsing", () => {
   });
 
   it.each([
-    [
-      "an HTTP Response",
-      new Response("{}"),
-      /got a Response \(pass its JSON body, `await response.json\(\)`\)/,
-    ],
+    ["an HTTP Response", new Response("{}"), /got a Response \(pass `await response.json\(\)`\)/],
     ["a string", '{"message":{}}', /got a string/],
     ["null", null, /got null/],
     ["a Promise", Promise.resolve({}), /got a Promise \(await it first\)/],

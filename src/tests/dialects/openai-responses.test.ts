@@ -312,7 +312,7 @@ describe("openaiResponses.parseToolCalls", () => {
     const expected =
       "openaiResponses.parseToolCalls expects a Responses API response (the parsed JSON with an `output` array), got";
     expect(() => tools.parseToolCalls(loose(new Response("{}")))).toThrow(
-      new TypeError(`${expected} a Response (pass its JSON body, \`await response.json()\`)`),
+      new TypeError(`${expected} a Response (pass \`await response.json()\`)`),
     );
     expect(() => tools.parseToolCalls(loose("{}"))).toThrow(new TypeError(`${expected} a string`));
     expect(() => tools.parseToolCalls(loose(undefined))).toThrow(

@@ -378,7 +378,7 @@ describe("openai.parseToolCalls", () => {
     const expected =
       "openai.parseToolCalls expects a Chat Completions response (the parsed JSON with a `choices` array), got";
     expect(() => tools.parseToolCalls(loose(new Response("{}")))).toThrow(
-      new TypeError(`${expected} a Response (pass its JSON body, \`await response.json()\`)`),
+      new TypeError(`${expected} a Response (pass \`await response.json()\`)`),
     );
     expect(() => tools.parseToolCalls(loose("{}"))).toThrow(new TypeError(`${expected} a string`));
     expect(() => tools.parseToolCalls(loose(null))).toThrow(new TypeError(`${expected} null`));

@@ -14,6 +14,7 @@ import type {
 import { ANTHROPIC_STRICT } from "./strict.js";
 import {
   configurable,
+  descriptionOf,
   isRecord,
   OPENAI_NAMES,
   objectRequired,
@@ -138,7 +139,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
     toToolDefs(manifest: NeutralManifest): AnthropicTool[] {
       return wireOf(manifest).tools.map((tool) => ({
         name: tool.name,
-        ...(tool.tool.description === undefined ? {} : { description: tool.tool.description }),
+        ...descriptionOf(tool),
         input_schema: { ...tool.parameters, type: "object" as const },
         ...(tool.strict ? { strict: true } : {}),
       }));

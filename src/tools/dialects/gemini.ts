@@ -15,6 +15,7 @@ import type {
 import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
 import {
   capped,
+  descriptionOf,
   DEFAULT_MAX_RESULT_CHARS,
   describeValue,
   errorText,
@@ -211,10 +212,6 @@ function openApiDeclaration(tool: WireTool): GeminiOpenApiFunctionDeclaration {
   // Gemini rejects an OBJECT without properties; a function without parameters leaves them unset.
   const empty = Object.keys(parameters.properties ?? {}).length === 0;
   return { name: tool.name, ...descriptionOf(tool), ...(empty ? {} : { parameters }) };
-}
-
-function descriptionOf(tool: WireTool): { description?: string } {
-  return tool.tool.description === undefined ? {} : { description: tool.tool.description };
 }
 
 function toProviderCall(call: Record<string, unknown>, index: number): ProviderCall {

@@ -14,6 +14,7 @@ import type {
 } from "../types.js";
 import {
   configurable,
+  descriptionOf,
   isRecord,
   MCP_NAMES,
   objectArguments,
@@ -91,10 +92,10 @@ function make(options: McpOptions = {}): McpDialect {
   return {
     toToolDefs(manifest: NeutralManifest): McpToolList {
       return {
-        tools: toWire(manifest, WIRE).tools.map(({ name, tool, parameters }) => ({
-          name,
-          ...(tool.description === undefined ? {} : { description: tool.description }),
-          inputSchema: { ...parameters, type: "object" as const },
+        tools: toWire(manifest, WIRE).tools.map((tool) => ({
+          name: tool.name,
+          ...descriptionOf(tool),
+          inputSchema: { ...tool.parameters, type: "object" as const },
         })),
       };
     },

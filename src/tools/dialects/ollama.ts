@@ -14,6 +14,7 @@ import type {
 } from "../types.js";
 import {
   configurable,
+  descriptionOf,
   decodeArguments,
   isRecord,
   OPENAI_NAMES,
@@ -86,12 +87,12 @@ const WIRE: WireOptions = { names: OPENAI_NAMES };
 function make(options: OllamaOptions = {}): OllamaDialect {
   return {
     toToolDefs(manifest: NeutralManifest): OllamaTool[] {
-      return toWire(manifest, WIRE).tools.map(({ name, tool, parameters }) => ({
+      return toWire(manifest, WIRE).tools.map((tool) => ({
         type: "function",
         function: {
-          name,
-          ...(tool.description === undefined ? {} : { description: tool.description }),
-          parameters,
+          name: tool.name,
+          ...descriptionOf(tool),
+          parameters: tool.parameters,
         },
       }));
     },

@@ -16,6 +16,7 @@ import type {
 import { OPENAI_STRICT } from "./strict.js";
 import {
   configurable,
+  descriptionOf,
   decodeArguments,
   isRecord,
   OPENAI_NAMES,
@@ -285,7 +286,7 @@ function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
         type: "function",
         function: {
           name: tool.name,
-          ...(tool.tool.description === undefined ? {} : { description: tool.tool.description }),
+          ...descriptionOf(tool),
           parameters: tool.parameters,
           ...(options.strict ? { strict: tool.strict } : {}),
         },
@@ -338,7 +339,7 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
       toWire(manifest, wireOptions).tools.map((tool) => ({
         type: "function",
         name: tool.name,
-        ...(tool.tool.description === undefined ? {} : { description: tool.tool.description }),
+        ...descriptionOf(tool),
         parameters: tool.parameters,
         strict: tool.strict,
       })),

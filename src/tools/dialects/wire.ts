@@ -51,6 +51,11 @@ export interface WireManifest {
   readonly strict: StrictRule | undefined;
 }
 
+/** `{ description }` when the command has one, else nothing: no provider wants an empty one. */
+export function descriptionOf(tool: WireTool): { description?: string } {
+  return tool.tool.description === undefined ? {} : { description: tool.tool.description };
+}
+
 /** The manifest with provider-safe names, wrapped scalar inputs and (optionally) strict schemas. */
 export function toWire(manifest: NeutralManifest, options: WireOptions): WireManifest {
   const names = providerNames(manifest, options.names);
@@ -230,7 +235,7 @@ export function describeValue(value: unknown, plainObject = "an object"): string
   if (typeof maker !== "function" || maker.name === "Object") return plainObject;
   // A fetch `Response` is the likeliest mistake: its body has not been read yet.
   if (maker.name === "Response") {
-    return "a Response (pass its JSON body, `await response.json()`)";
+    return "a Response (pass `await response.json()`)";
   }
   return `a ${maker.name}`;
 }
