@@ -239,3 +239,29 @@ describe("result projection", () => {
     });
   });
 });
+
+describe("exactly one answer per call", () => {
+  it("answers every call of a turn in order when the schema changes mid-turn", async () => {
+    let withdrawn = false;
+    const component: AgentComponent<string> = {
+      // The first call withdraws the second command: it is answered, as unknown, all the same.
+      getSchema: () => ({ commands: withdrawn ? { first: {} } : { first: {}, second: {} } }),
+      execute: (command) => {
+        withdrawn = true;
+        return { state: command, events: [] };
+      },
+    };
+    const blocks = await igniteTools(component, fakeDialect).handleToolCalls({
+      toolCalls: [
+        { id: "1", name: "first", input: {} },
+        { id: "2", name: "second", input: {} },
+        { id: "3", name: "first", input: {} },
+      ],
+    });
+    expect(blocks.map((block) => [block.id, block.ok ? "ok" : block.error.kind])).toEqual([
+      ["1", "ok"],
+      ["2", "UnknownCommand"],
+      ["3", "ok"],
+    ]);
+  });
+});
