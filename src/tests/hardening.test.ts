@@ -245,7 +245,7 @@ describe("exactly one answer per call", () => {
     let withdrawn = false;
     const component: AgentComponent<string> = {
       // The first call withdraws the second command: it is answered, as unknown, all the same.
-      getSchema: () => ({ commands: withdrawn ? { first: {} } : { first: {}, second: {} } }),
+      getSchema: () => ({ commands: { first: {}, ...(withdrawn ? {} : { second: {} }) } }),
       execute: (command) => {
         withdrawn = true;
         return { state: command, events: [] };
