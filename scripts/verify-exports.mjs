@@ -22,7 +22,17 @@ import { fileURLToPath } from "node:url";
 // ---------------------------------------------------------------------------
 const ENTRYPOINTS = {
   "ignite-element/tools": {
-    values: ["igniteTools", "buildManifest", "resolveCall", "ok", "err", "ajvValidator"],
+    values: [
+      "igniteTools",
+      "buildManifest",
+      "resolveCall",
+      "runToolLoop",
+      "scriptedModel",
+      "lastResults",
+      "ok",
+      "err",
+      "ajvValidator",
+    ],
     objects: ["fakeDialect"],
     types: {
       AgentComponent: "AgentComponent",

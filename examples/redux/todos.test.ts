@@ -1,43 +1,22 @@
 import { configureStore, createSlice } from "@reduxjs/toolkit";
 import {
   type FakeMessage,
-  type FakeResponse,
-  type FakeResultBlock,
-  type FakeToolDefs,
   fakeDialect,
   igniteTools,
-  type ModelRequest,
-  type NeutralToolCall,
+  lastResults,
   runToolLoop,
+  type ScriptedTurn,
+  scriptedModel,
 } from "ignite-element/tools";
 import { describe, expect, it } from "vitest";
 import { fromSlice } from "./fromSlice.js";
 import { createTodoStore, todoCommands, todosSlice } from "./todos.js";
 
-type Request = ModelRequest<FakeToolDefs, FakeMessage>;
-
-/** A model that plays `turns` in order, then answers in text; it records every request. */
-function scripted(...turns: Array<NeutralToolCall[] | ((request: Request) => FakeResponse)>) {
-  const requests: Request[] = [];
-  const model = async (request: Request): Promise<FakeResponse> => {
-    requests.push(request);
-    const turn = turns[requests.length - 1];
-    if (turn === undefined) return { text: "One todo left: walk the dog.", toolCalls: [] };
-    return typeof turn === "function" ? turn(request) : { toolCalls: turn };
-  };
+/** A scripted model that also reports the tools it was offered each turn. */
+function scripted(...turns: ScriptedTurn[]) {
+  const { model, requests } = scriptedModel(turns, "One todo left: walk the dog.");
   const offered = () => requests.map((request) => request.tools.map((tool) => tool.name));
   return { model, offered };
-}
-
-/** The result blocks the model was last sent, in call order. */
-function lastResults(request: Request): FakeResultBlock[] {
-  const results: FakeResultBlock[] = [];
-  for (let index = request.messages.length - 1; index >= 0; index--) {
-    const message = request.messages[index];
-    if (message?.role !== "tool") break;
-    results.unshift(message.result);
-  }
-  return results;
 }
 
 const start: FakeMessage[] = [
@@ -53,7 +32,7 @@ describe("a Redux todo slice driven by a scripted model", () => {
         { id: "2", name: "add", input: { title: "" } },
       ],
       (request) => {
-        const [clear, add] = lastResults(request);
+        const [clear, add] = lastResults(request.messages);
         expect(clear).toMatchObject({ ok: false, error: { kind: "Unavailable" } });
         expect(add).toMatchObject({
           ok: false,

@@ -4,25 +4,17 @@ import {
   type FakeResponse,
   fakeDialect,
   igniteTools,
+  lastResults,
   type ModelRequest,
-  type NeutralToolCall,
   runToolLoop,
+  type ScriptedTurn,
+  scriptedModel,
 } from "../tools/index.js";
 import { Counter } from "./fixtures.js";
 
 type Request = ModelRequest<unknown, FakeMessage>;
 
-/** A model that plays `turns` in order, recording every request it was sent. */
-function scripted(...turns: Array<NeutralToolCall[] | ((request: Request) => FakeResponse)>) {
-  const requests: Request[] = [];
-  const model = async (request: Request): Promise<FakeResponse> => {
-    requests.push(request);
-    const turn = turns[requests.length - 1];
-    if (turn === undefined) return { text: "All done.", toolCalls: [] };
-    return typeof turn === "function" ? turn(request) : { toolCalls: turn };
-  };
-  return { model, requests };
-}
+const scripted = (...turns: ScriptedTurn[]) => scriptedModel(turns, "All done.");
 
 const start: FakeMessage[] = [{ role: "user", content: "Count to three, then reset." }];
 
@@ -32,11 +24,9 @@ describe("runToolLoop", () => {
     const { model, requests } = scripted(
       [{ id: "1", name: "increment", input: { by: 9 } }],
       (request) => {
-        const last = request.messages.at(-1);
-        expect(last).toMatchObject({
-          role: "tool",
-          result: { ok: false, error: { kind: "InvalidInput" } },
-        });
+        expect(lastResults(request.messages)).toMatchObject([
+          { id: "1", ok: false, error: { kind: "InvalidInput" } },
+        ]);
         return { toolCalls: [{ id: "2", name: "increment", input: { by: 3 } }] };
       },
     );

@@ -8,6 +8,9 @@ export {
   type FakeResultBlock,
   type FakeToolDefs,
   fakeDialect,
+  lastResults,
+  type ScriptedTurn,
+  scriptedModel,
 } from "./fake.js";
 export {
   type DialectToolBridge,
