@@ -12,12 +12,7 @@ import { describe, expect, it } from "vitest";
 import { fromSlice } from "./fromSlice.js";
 import { createTodoStore, todoCommands, todosSlice } from "./todos.js";
 
-/** A scripted model that also reports the tools it was offered each turn. */
-function scripted(...turns: ScriptedTurn[]) {
-  const { model, requests } = scriptedModel(turns, "One todo left: walk the dog.");
-  const offered = () => requests.map((request) => request.tools.map((tool) => tool.name));
-  return { model, offered };
-}
+const scripted = (...turns: ScriptedTurn[]) => scriptedModel(turns, "One todo left: walk the dog.");
 
 const start: FakeMessage[] = [
   { role: "user", content: "Add 'Buy milk' and 'Walk the dog', I bought the milk, tidy up." },

@@ -12,12 +12,7 @@ import { createActor, setup } from "xstate";
 import { fromActor } from "./fromActor.js";
 import { playerCommands, playerMachine } from "./player.js";
 
-/** A scripted model that also reports the tools it was offered each turn. */
-function scripted(...turns: ScriptedTurn[]) {
-  const { model, requests } = scriptedModel(turns, "Paused at two minutes.");
-  const offered = () => requests.map((request) => request.tools.map((tool) => tool.name));
-  return { model, offered };
-}
+const scripted = (...turns: ScriptedTurn[]) => scriptedModel(turns, "Paused at two minutes.");
 
 const start: FakeMessage[] = [
   { role: "user", content: "Put on 'So What' (9:22) quietly and pause it at two minutes." },

@@ -48,7 +48,7 @@ describe("runToolLoop", () => {
 
   it("offers the tools available now on every turn and answers a call to an unavailable one", async () => {
     const counter = new Counter();
-    const { model, requests } = scripted(
+    const { model, offered: offeredTools } = scripted(
       [{ id: "1", name: "reset", input: {} }],
       [{ id: "2", name: "increment", input: { by: 2 } }],
       [{ id: "3", name: "reset", input: {} }],
@@ -58,9 +58,7 @@ describe("runToolLoop", () => {
       model,
       messages: start,
     });
-    const offered = requests.map((request) =>
-      (request.tools as { name: string }[]).map((tool) => tool.name),
-    );
+    const offered = offeredTools();
     expect(offered[0]).not.toContain("reset");
     expect(offered[2]).toContain("reset");
     expect(result.steps[0]?.errors[0]?.kind).toBe("Unavailable");

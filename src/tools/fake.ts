@@ -68,7 +68,7 @@ export type ScriptedTurn =
 /**
  * A model for `runToolLoop` with `fakeDialect` that plays `turns` in order, then answers
  * `finalText` without calls; `requests` records what it was sent each turn (the tools offered,
- * the conversation so far).
+ * the conversation so far), and `offered()` the names of the tools offered each turn.
  */
 export function scriptedModel(turns: readonly ScriptedTurn[], finalText = "Done.") {
   const requests: ModelRequest<FakeToolDefs, FakeMessage>[] = [];
@@ -78,7 +78,8 @@ export function scriptedModel(turns: readonly ScriptedTurn[], finalText = "Done.
     if (turn === undefined) return { text: finalText, toolCalls: [] };
     return typeof turn === "function" ? turn(request) : { toolCalls: turn };
   };
-  return { model, requests };
+  const offered = () => requests.map((request) => request.tools.map((tool) => tool.name));
+  return { model, requests, offered };
 }
 
 /** The result blocks at the end of a fake conversation: what the model was just sent back. */
