@@ -15,9 +15,9 @@ import type {
 import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
 import {
   capped,
-  descriptionOf,
   DEFAULT_MAX_RESULT_CHARS,
   describeValue,
+  descriptionOf,
   errorText,
   GEMINI_NAMES,
   isRecord,

@@ -14,8 +14,8 @@ import type {
 } from "../types.js";
 import {
   configurable,
-  descriptionOf,
   decodeArguments,
+  descriptionOf,
   isRecord,
   OPENAI_NAMES,
   type ResultOptions,

@@ -16,8 +16,8 @@ import type {
 import { OPENAI_STRICT } from "./strict.js";
 import {
   configurable,
-  descriptionOf,
   decodeArguments,
+  descriptionOf,
   isRecord,
   OPENAI_NAMES,
   type ProviderCall,
