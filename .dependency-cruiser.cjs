@@ -1,12 +1,72 @@
 /**
- * Architecture rules for ignite-element. Run with `npm run check:arch`.
- * Test files (src/tests/**) are not checked by the tools/ layering rules.
+ * Architecture rules, by folder: a file is checked by the layer it stands in. Run with
+ * `npm run check:arch`. The layers of src/tools, inside out:
+ *
+ *   core/        pure: the manifest, resolving a call, errors, limits, shared helpers
+ *   validation/  the validator port, its cache, and one adapter per validator library
+ *   wire/        pure: what every provider format shares (names, strict mode, arguments, text)
+ *   dialects/    pure format translators, one per provider
+ *   shell/       the bridge, deadlines and the loop: the one place `execute()` runs
+ *   testing/     the fake dialect and the scripted model
+ *   adapters/    framework edges (AI SDK, Agents SDK, LangChain)
+ *   sources/     components made from real libraries (XState, Redux)
+ *   hosts/       serving a component (MCP server, WebMCP)
+ *
+ * Which npm packages a file may import comes from entrypoints.json: an edge imports only the
+ * optional peers its own entrypoint declares.
  * @type {import('dependency-cruiser').IConfiguration}
  */
-// Matches the bare specifier (when not installed) and the resolved path (when installed).
-const PROVIDER_SDKS =
-  "(^|node_modules/)(openai|@anthropic-ai/sdk|@modelcontextprotocol/sdk|@google/genai|ollama)(/|$)";
-const TESTS = "^src/tests/";
+const { entrypoints } = require("./entrypoints.json");
+
+const TOOLS = "^src/tools/";
+const layer = (...names) => `^src/tools/(${names.join("|")})/`;
+const NPM = [
+  "npm",
+  "npm-dev",
+  "npm-optional",
+  "npm-peer",
+  "npm-bundled",
+  "npm-no-pkg",
+  "npm-unknown",
+  "unknown",
+  "undetermined",
+];
+const pkg = (...names) =>
+  `(^|node_modules/)(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})(/|$)`;
+
+/** Who may import which layers (besides its own). */
+const ALLOWED = {
+  core: ["core", "validation/(port|cache)\\.ts$"],
+  validation: ["core", "validation"],
+  wire: ["core", "wire"],
+  dialects: ["core", "wire", "dialects"],
+  shell: ["core", "validation", "wire", "shell"],
+  testing: ["core", "shell", "testing"],
+  adapters: ["core", "validation", "wire", "dialects", "shell", "adapters"],
+  sources: ["core", "sources"],
+  hosts: ["core", "validation", "wire", "dialects", "shell", "hosts"],
+};
+
+const layerRules = Object.entries(ALLOWED).map(([name, allowed]) => ({
+  name: `${name}-imports-only-${allowed.length}-layers`,
+  severity: "error",
+  comment: `${name}/ may import only ${allowed.join(", ")}.`,
+  from: { path: layer(name) },
+  to: { path: TOOLS, pathNot: allowed.map((target) => `^src/tools/${target}`) },
+}));
+
+/** The one validator library each validation adapter wraps. */
+const VALIDATORS = {
+  "src/tools/validation/ajv.ts": ["ajv", "ajv-formats"],
+  "src/tools/validation/cfworker.ts": ["@cfworker/json-schema"],
+};
+const EDGES = Object.fromEntries(
+  entrypoints
+    .filter((entry) => entry.peers)
+    .map((entry) => [entry.source, Object.keys(entry.peers)]),
+);
+const MAY_IMPORT = { ...VALIDATORS, ...EDGES };
+const exactly = (path) => `^${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`;
 
 module.exports = {
   forbidden: [
@@ -14,86 +74,57 @@ module.exports = {
       name: "no-circular",
       severity: "error",
       comment: "Circular imports are not allowed.",
-      from: { pathNot: TESTS },
+      from: { path: TOOLS },
       to: { circular: true },
     },
+    ...layerRules,
     {
-      name: "core-imports-only-leaf-modules",
+      name: "npm-only-where-declared",
       severity: "error",
       comment:
-        "The pure core (manifest, route, errors, validation) imports only itself, types.ts and result.ts: never the shell, the fake dialect or a dialect.",
-      from: { path: "^src/tools/(manifest|route|errors|validation|limits)\\.ts$" },
-      to: {
-        path: "^src/tools/",
-        pathNot: "^src/tools/(types|result|validation|errors|manifest|limits)\\.ts$",
+        "Only a validation adapter imports its validator library, and only an edge entrypoint imports its declared optional peers; everything else imports no npm package.",
+      from: { path: TOOLS, pathNot: Object.keys(MAY_IMPORT).map(exactly) },
+      to: { dependencyTypes: NPM },
+    },
+    ...Object.entries(MAY_IMPORT).map(([source, packages]) => ({
+      name: `only-its-own-packages:${source}`,
+      severity: "error",
+      comment: `${source} imports only ${packages.join(", ")}.`,
+      from: { path: exactly(source) },
+      to: { dependencyTypes: NPM, pathNot: pkg(...packages) },
+    })),
+    {
+      name: "no-node-builtins",
+      severity: "error",
+      comment:
+        "src/tools stays runtime-neutral (browsers, workers): no Node built-ins, except in an entrypoint whose platform is node.",
+      from: {
+        path: TOOLS,
+        pathNot: entrypoints.filter((e) => e.platform === "node").map((e) => exactly(e.source)),
       },
-    },
-    {
-      name: "dialects-no-runtime-or-validation",
-      severity: "error",
-      comment: "Dialects must not import igniteTools.ts or validation.ts.",
-      from: { path: "^src/tools/dialects/" },
-      to: { path: "^src/tools/(igniteTools|validation)\\.ts$" },
-    },
-    {
-      name: "dialects-no-npm-packages",
-      severity: "error",
-      comment: "Dialects must not import any npm package.",
-      from: { path: "^src/tools/dialects/" },
-      to: {
-        dependencyTypes: [
-          "npm",
-          "npm-dev",
-          "npm-optional",
-          "npm-peer",
-          "npm-bundled",
-          "npm-no-pkg",
-          "npm-unknown",
-          "unknown",
-          "undetermined",
-        ],
-      },
-    },
-    {
-      name: "tools-no-node-builtins",
-      severity: "error",
-      comment: "src/tools must stay runtime-neutral: no Node built-ins.",
-      from: { path: "^src/tools/" },
       to: { dependencyTypes: ["core"] },
     },
     {
-      name: "tools-no-node-prefixed",
+      name: "no-node-prefixed",
       severity: "error",
-      comment: "src/tools must stay runtime-neutral: no node:* imports (even unresolvable ones).",
-      from: { path: "^src/tools/" },
+      comment: "No node:* imports in runtime-neutral code (even unresolvable ones).",
+      from: {
+        path: TOOLS,
+        pathNot: entrypoints.filter((e) => e.platform === "node").map((e) => exactly(e.source)),
+      },
       to: { path: "^node:" },
-    },
-    {
-      name: "tools-no-provider-sdks",
-      severity: "error",
-      comment: "src/tools must not import provider SDKs.",
-      from: { path: "^src/tools/" },
-      to: { path: PROVIDER_SDKS },
-    },
-    {
-      name: "only-validation-imports-ajv",
-      severity: "error",
-      comment: "Only src/tools/validation.ts may import ajv / ajv-formats.",
-      from: { path: "^src/", pathNot: ["^src/tools/validation\\.ts$", TESTS] },
-      to: { path: "(^|node_modules/)(ajv|ajv-formats)(/|$)" },
     },
     {
       name: "no-unresolvable",
       severity: "error",
       comment: "Imports in src/tools must resolve.",
-      from: { path: "^src/tools/" },
+      from: { path: TOOLS },
       to: { couldNotResolve: true },
     },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^src/tests/" },
-    includeOnly: undefined,
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
@@ -101,9 +132,6 @@ module.exports = {
       conditionNames: ["import", "require", "node", "default", "types"],
       mainFields: ["module", "main", "types", "typings"],
       extensions: [".ts", ".d.ts", ".js", ".cjs", ".mjs", ".json"],
-    },
-    reporterOptions: {
-      text: { highlightFocused: true },
     },
   },
 };

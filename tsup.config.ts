@@ -1,21 +1,10 @@
 import { defineConfig } from "tsup";
+import pkg from "./package.json" with { type: "json" };
+import { buildEntries, loadEntrypoints } from "./scripts/entrypoints.mjs";
 
-/**
- * One line per public subpath entrypoint. Keys are output paths under dist/
- * (without extension); add the matching "./tools/<name>" block to package.json
- * "exports" and a row to scripts/verify-exports.mjs when adding one.
- */
-const entry = {
-  "tools/index": "src/tools/index.ts",
-  "tools/anthropic": "src/tools/dialects/anthropic.ts",
-  "tools/openai": "src/tools/dialects/openai.ts",
-  "tools/gemini": "src/tools/dialects/gemini.ts",
-  "tools/mcp": "src/tools/dialects/mcp.ts",
-  "tools/ollama": "src/tools/dialects/ollama.ts",
-};
-
+// Entrypoints come from entrypoints.json; nothing to add here for a new one.
 export default defineConfig({
-  entry,
+  entry: buildEntries(),
   format: ["esm", "cjs"],
   dts: true,
   sourcemap: true,
@@ -25,7 +14,15 @@ export default defineConfig({
   target: "es2022",
   platform: "neutral",
   outDir: "dist",
-  external: ["ajv", "ajv-formats", /^ajv\//, /^ajv-formats\//],
+  // Runtime dependencies and optional peers are the application's to install; `#…` imports are
+  // chosen by the application's runtime through package.json `imports` conditions.
+  external: [
+    ...[
+      ...Object.keys(pkg.dependencies),
+      ...loadEntrypoints().entrypoints.flatMap((entry) => Object.keys(entry.peers ?? {})),
+    ].map((name) => new RegExp(`^${name}(/|$)`)),
+    /^#/,
+  ],
   outExtension({ format }) {
     return { js: format === "cjs" ? ".cjs" : ".js" };
   },

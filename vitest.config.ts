@@ -1,14 +1,23 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { loadEntrypoints } from "./scripts/entrypoints.mjs";
 
-const tools = fileURLToPath(new URL("./src/tools/", import.meta.url));
+const root = fileURLToPath(new URL("./", import.meta.url));
+const { entrypoints, internal } = loadEntrypoints();
 
 export default defineConfig({
-  // Tests, examples and doc snippets import the package by its public name, as users do.
+  // Tests, examples and doc snippets import the package by its public name, as users do; the
+  // names come from entrypoints.json, and `#…` imports resolve to their Node (default) module.
   resolve: {
     alias: [
-      { find: /^ignite-element\/tools$/, replacement: `${tools}index.ts` },
-      { find: /^ignite-element\/tools\/(.+)$/, replacement: `${tools}dialects/$1.ts` },
+      ...entrypoints.map(({ subpath, source }) => ({
+        find: new RegExp(`^ignite-element${subpath.slice(1).replaceAll("/", "\\/")}$`),
+        replacement: `${root}${source}`,
+      })),
+      ...internal.map((item) => ({
+        find: new RegExp(`^${item.import}$`),
+        replacement: `${root}${item.conditions.default?.source}`,
+      })),
     ],
   },
   test: {

@@ -7,6 +7,7 @@ import type { ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { z } from "zod";
+import { limitIssue } from "../src/tools/core/input-limits.js";
 import { openai } from "../src/tools/dialects/openai.js";
 import {
   type AgentComponent,
@@ -16,7 +17,6 @@ import {
   type JsonSchema,
   resolveCall,
 } from "../src/tools/index.js";
-import { limitIssue } from "../src/tools/limits.js";
 import {
   commandName,
   commands,

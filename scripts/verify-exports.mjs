@@ -9,105 +9,67 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadEntrypoints } from "./entrypoints.mjs";
 
 // ---------------------------------------------------------------------------
-// Entrypoint table. Per subpath:
-//   values:  runtime exports that must be functions
-//   objects: runtime exports that must be non-null objects
-//   types:   type-only exports -> a type expression that uses it (write the
-//            generic arguments here if the type needs them, e.g. "Foo<unknown>")
-//   smoke:   optional JS statements run against the module `m` in both formats; throw on failure
-// Add a row per new entrypoint, e.g.
-//   "ignite-element/tools/anthropic": { values: ["anthropic"], objects: [], types: {} },
+// The entrypoints come from entrypoints.json: per subpath, `values` (runtime exports that must be
+// functions), `objects` (runtime exports that must be non-null objects) and `types` (type-only
+// exports -> a type expression that uses it). SMOKE adds JS statements run against the module
+// `m` in both formats for the subpaths that need more than presence; throw on failure.
 // ---------------------------------------------------------------------------
-const ENTRYPOINTS = {
-  "ignite-element/tools": {
-    values: [
-      "igniteTools",
-      "buildManifest",
-      "resolveCall",
-      "runToolLoop",
-      "scriptedModel",
-      "lastResults",
-      "ok",
-      "err",
-      "ajvValidator",
-    ],
-    objects: ["fakeDialect"],
-    types: {
-      AgentComponent: "AgentComponent",
-      AgentSchema: "AgentSchema",
-      CommandSchema: "CommandSchema",
-      JsonSchema: "JsonSchema",
-      RuntimeEvent: "RuntimeEvent",
-      ExecuteResult: "ExecuteResult<unknown, RuntimeEvent>",
-      NeutralTool: "NeutralTool",
-      NeutralManifest: "NeutralManifest",
-      NeutralToolCall: "NeutralToolCall",
-      Route: "Route",
-      Observation: "Observation<unknown, RuntimeEvent>",
-      ToolError: "ToolError",
-      ValidationIssue: "ValidationIssue",
-      Result: "Result<unknown, unknown>",
-      ToolDialect: "ToolDialect<unknown, unknown, unknown>",
-      InputValidator: "InputValidator",
-      ToolBridge: "ToolBridge<unknown, RuntimeEvent>",
-      DialectToolBridge: "DialectToolBridge<unknown, RuntimeEvent, unknown, unknown, unknown>",
-      FakeToolDefs: "FakeToolDefs",
-      FakeResponse: "FakeResponse",
-      FakeResultBlock: "FakeResultBlock",
-    },
-    // Validation really runs (ajv and ajv-formats load in this module format).
-    smoke: `
+const SMOKE = {
+  // Validation really runs (the default validator loads in this module format).
+  "ignite-element/tools": `
       const schema = { commands: { a: { input: { type: "string", format: "email", maxLength: 9 } } } };
       const r = m.resolveCall(schema, "a", "not an email address");
       const got = r.ok ? [] : r.error.issues.map((i) => i.keyword).sort().join(",");
       if (got !== "format,maxLength") throw new Error("validation broken: " + JSON.stringify(r));`,
-  },
   // Each dialect translates a manifest in both module formats (names mapped, scalars wrapped).
-  "ignite-element/tools/anthropic": {
-    values: ["anthropic"],
-    objects: [],
-    types: { AnthropicTool: "AnthropicTool", AnthropicMessage: "AnthropicMessage" },
-    smoke: dialectSmoke("anthropic", "[0].input_schema.properties.value.type", "[0].name"),
-  },
-  "ignite-element/tools/openai": {
-    values: ["openai", "openaiResponses"],
-    objects: [],
-    types: { OpenAIChatTool: "OpenAIChatTool", OpenAIResponsesTool: "OpenAIResponsesTool" },
-    smoke: dialectSmoke(
-      "openai",
-      "[0].function.parameters.properties.value.type",
-      "[0].function.name",
-    ),
-  },
-  "ignite-element/tools/gemini": {
-    values: ["gemini"],
-    objects: [],
-    types: { GeminiTool: "GeminiTool", GeminiContent: "GeminiContent" },
-    smoke: dialectSmoke(
-      "gemini",
-      "[0].functionDeclarations[0].parametersJsonSchema.properties.value.type",
-      "[0].functionDeclarations[0].name",
-    ),
-  },
-  "ignite-element/tools/mcp": {
-    values: ["mcp"],
-    objects: [],
-    types: { McpToolList: "McpToolList", McpToolResult: "McpToolResult" },
-    smoke: dialectSmoke("mcp", ".tools[0].inputSchema.properties.value.type", ".tools[0].name"),
-  },
-  "ignite-element/tools/ollama": {
-    values: ["ollama"],
-    objects: [],
-    types: { OllamaTool: "OllamaTool", OllamaMessage: "OllamaMessage" },
-    smoke: dialectSmoke(
-      "ollama",
-      "[0].function.parameters.properties.value.type",
-      "[0].function.name",
-    ),
-  },
+  "ignite-element/tools/anthropic": dialectSmoke(
+    "anthropic",
+    "[0].input_schema.properties.value.type",
+    "[0].name",
+  ),
+  "ignite-element/tools/openai": dialectSmoke(
+    "openai",
+    "[0].function.parameters.properties.value.type",
+    "[0].function.name",
+  ),
+  "ignite-element/tools/gemini": dialectSmoke(
+    "gemini",
+    "[0].functionDeclarations[0].parametersJsonSchema.properties.value.type",
+    "[0].functionDeclarations[0].name",
+  ),
+  "ignite-element/tools/mcp": dialectSmoke(
+    "mcp",
+    ".tools[0].inputSchema.properties.value.type",
+    ".tools[0].name",
+  ),
+  "ignite-element/tools/ollama": dialectSmoke(
+    "ollama",
+    "[0].function.parameters.properties.value.type",
+    "[0].function.name",
+  ),
 };
+
+const ENTRYPOINTS = Object.fromEntries(
+  loadEntrypoints().entrypoints.map((entry) => {
+    const spec = `ignite-element${entry.subpath.slice(1)}`;
+    return [
+      spec,
+      {
+        values: entry.values ?? [],
+        objects: entry.objects ?? [],
+        types: entry.types ?? {},
+        smoke: SMOKE[spec],
+      },
+    ];
+  }),
+);
+for (const spec of Object.keys(SMOKE)) {
+  if (!(spec in ENTRYPOINTS))
+    throw new Error(`verify-exports: SMOKE names ${spec}, which entrypoints.json does not list`);
+}
 
 /** JS that runs `m[exported].toToolDefs` on a one-command manifest and checks the two paths. */
 function dialectSmoke(exported, valueTypePath, namePath) {
@@ -193,8 +155,8 @@ try {
       const names = [...values, ...objects];
       return [
         `import * as m${i} from ${JSON.stringify(spec)};`,
-        `import { ${names.join(", ")} } from ${JSON.stringify(spec)};`,
-        `void [${names.join(", ")}];`,
+        `import { ${names.map((name) => `${name} as ${name}_${i}`).join(", ")} } from ${JSON.stringify(spec)};`,
+        `void [${names.map((name) => `${name}_${i}`).join(", ")}];`,
         `check(${JSON.stringify(spec)}, m${i}, ${JSON.stringify(values)}, ${JSON.stringify(objects)});`,
         smokeOf(i),
       ].join("\n");
@@ -216,29 +178,31 @@ try {
   check("CJS require", () => run(process.execPath, ["cjs-check.cjs"], consumer));
 
   // --- (3) TypeScript types (NodeNext + Bundler) ----------------------------
-  const ts = entries
-    .map(([spec, { values, objects, types }], i) => {
-      const lines = [];
-      const typeNames = Object.keys(types);
-      if (typeNames.length) {
-        lines.push(`import type { ${typeNames.join(", ")} } from ${JSON.stringify(spec)};`);
-        lines.push(`export type Uses${i} = [${Object.values(types).join(", ")}];`);
-        for (const [name, expr] of Object.entries(types)) {
-          lines.push(`export declare const use${i}_${name}: ${expr};`);
-        }
+  // One file per entrypoint: two subpaths may export the same name.
+  const typeFiles = entries.map(([spec, { values, objects, types }], i) => {
+    const lines = [];
+    const typeNames = Object.keys(types);
+    if (typeNames.length) {
+      lines.push(`import type { ${typeNames.join(", ")} } from ${JSON.stringify(spec)};`);
+      lines.push(`export type Uses${i} = [${Object.values(types).join(", ")}];`);
+      for (const [name, expr] of Object.entries(types)) {
+        lines.push(`export declare const use${i}_${name}: ${expr};`);
       }
-      const names = [...values, ...objects];
-      if (names.length) {
-        lines.push(`import { ${names.join(", ")} } from ${JSON.stringify(spec)};`);
-        lines.push(`export const values${i} = [${names.join(", ")}] as const;`);
-      }
-      return lines.join("\n");
-    })
-    .join("\n");
-  writeFileSync(join(consumer, "types-check.ts"), `${ts}\n`);
+    }
+    const names = [...values, ...objects];
+    if (names.length) {
+      lines.push(`import { ${names.join(", ")} } from ${JSON.stringify(spec)};`);
+      lines.push(`export const values${i} = [${names.join(", ")}] as const;`);
+    }
+    const file = `types-check-${i}.ts`;
+    writeFileSync(join(consumer, file), `${lines.join("\n")}\nexport {};\n`);
+    return file;
+  });
+  // Node10 is TypeScript's default for `module: commonjs`; it reads `typesVersions`, not exports.
   for (const [moduleResolution, module] of [
     ["NodeNext", "NodeNext"],
     ["Bundler", "ESNext"],
+    ["Node10", "CommonJS"],
   ]) {
     const tsconfig = `tsconfig.${moduleResolution.toLowerCase()}.json`;
     writeFileSync(
@@ -255,7 +219,7 @@ try {
             moduleResolution,
             skipLibCheck: false,
           },
-          files: ["types-check.ts"],
+          files: typeFiles,
         },
         null,
         2,

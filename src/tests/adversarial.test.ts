@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from "vitest";
-import { resultText } from "../tools/dialects/wire.js";
 import {
   type AgentComponent,
   ajvValidator,
@@ -9,6 +8,7 @@ import {
   type NeutralToolCall,
   resolveCall,
 } from "../tools/index.js";
+import { resultText } from "../tools/wire/result-text.js";
 import { Counter } from "./fixtures.js";
 
 // One named test per hostile case: what a model, a provider or a component may do to the bridge.

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resultText } from "../tools/dialects/wire.js";
 import { type AgentSchema, err, fakeDialect, ok, resolveCall } from "../tools/index.js";
+import { resultText } from "../tools/wire/result-text.js";
 import { counterSchema } from "./fixtures.js";
 
 // fast-check prints the seed and the shrunk counterexample of any failure, so it can be replayed

@@ -1,22 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { OPENAI_STRICT } from "../../tools/dialects/strict.js";
+import { buildManifest, err, type NeutralManifest, ok, resolveCall } from "../../tools/index.js";
+import { decodeArguments, describeValue, objectArguments } from "../../tools/wire/arguments.js";
+import { GEMINI_NAMES, MCP_NAMES, OPENAI_NAMES } from "../../tools/wire/names.js";
 import {
-  capped,
   configurable,
-  decodeArguments,
-  describeValue,
-  errorText,
-  GEMINI_NAMES,
-  MCP_NAMES,
   needsWrapping,
-  OPENAI_NAMES,
-  objectArguments,
-  resultText,
-  toJsonText,
   toNeutralCall,
   toWire,
-} from "../../tools/dialects/wire.js";
-import { buildManifest, err, type NeutralManifest, ok, resolveCall } from "../../tools/index.js";
+} from "../../tools/wire/provider-tools.js";
+import { capped, errorText, resultText, toJsonText } from "../../tools/wire/result-text.js";
+import { OPENAI_STRICT } from "../../tools/wire/strict.js";
 
 const manifestOf = (
   commands: Record<string, { input?: Record<string, unknown> }>,

@@ -3,29 +3,28 @@
  * read from the `tool_use` blocks of a message, and every result of a turn answered as
  * `tool_result` blocks in one user message.
  */
-import type { Result } from "../result.js";
+
+import { isRecord } from "../core/json.js";
+import type { Result } from "../core/result.js";
 import type {
   LoopDialect,
   NeutralManifest,
   NeutralToolCall,
   Observation,
   ToolError,
-} from "../types.js";
-import { ANTHROPIC_STRICT } from "./strict.js";
+} from "../core/types.js";
+import { objectRequired, shapeError } from "../wire/arguments.js";
+import { OPENAI_NAMES } from "../wire/names.js";
 import {
   configurable,
   descriptionOf,
-  isRecord,
-  OPENAI_NAMES,
-  objectRequired,
   type ProviderCall,
-  type ResultOptions,
-  resultText,
-  shapeError,
   toNeutralCall,
   toWire,
   type WireOptions,
-} from "./wire.js";
+} from "../wire/provider-tools.js";
+import { type ResultOptions, resultText } from "../wire/result-text.js";
+import { ANTHROPIC_STRICT } from "../wire/strict.js";
 
 /** Options of the `anthropic` dialect. */
 export interface AnthropicOptions extends ResultOptions {

@@ -3,8 +3,9 @@
  * JSON Schema is downgraded so that it only ever loosens what the model is told: every call is
  * still validated in the core against the component's full, original schema.
  */
-import type { JsonSchema } from "../types.js";
-import { isRecord } from "./wire.js";
+
+import { isRecord } from "../core/json.js";
+import type { JsonSchema } from "../core/types.js";
 
 /**
  * A type name of Gemini's `Schema`: the SDK's `Type` enum values as plain strings (without

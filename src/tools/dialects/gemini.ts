@@ -3,7 +3,9 @@
  * from the `functionCall` parts of the first candidate, and every result of a turn answered as a
  * `functionResponse` part of one user turn.
  */
-import type { Result } from "../result.js";
+
+import { isRecord } from "../core/json.js";
+import type { Result } from "../core/result.js";
 import type {
   JsonSchema,
   LoopDialect,
@@ -11,25 +13,25 @@ import type {
   NeutralToolCall,
   Observation,
   ToolError,
-} from "../types.js";
-import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
+} from "../core/types.js";
+import { describeValue, objectArguments } from "../wire/arguments.js";
+import { GEMINI_NAMES } from "../wire/names.js";
 import {
-  capped,
-  DEFAULT_MAX_RESULT_CHARS,
-  describeValue,
   descriptionOf,
-  errorText,
-  GEMINI_NAMES,
-  isRecord,
-  objectArguments,
   type ProviderCall,
-  type ResultOptions,
-  toJsonValue,
   toNeutralCall,
   toWire,
   type WireOptions,
   type WireTool,
-} from "./wire.js";
+} from "../wire/provider-tools.js";
+import {
+  capped,
+  DEFAULT_MAX_RESULT_CHARS,
+  errorText,
+  type ResultOptions,
+  toJsonValue,
+} from "../wire/result-text.js";
+import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
 
 export type { GeminiSchema, GeminiType } from "./gemini-schema.js";
 

@@ -4,28 +4,26 @@
  * request and `toToolResult` is its `CallToolResult`. There is no model conversation on the server
  * side, so this dialect has no `appendTurn`.
  */
-import type { Result } from "../result.js";
+
+import { isRecord } from "../core/json.js";
+import type { Result } from "../core/result.js";
 import type {
   NeutralManifest,
   NeutralToolCall,
   Observation,
   ToolDialect,
   ToolError,
-} from "../types.js";
+} from "../core/types.js";
+import { objectArguments, shapeError } from "../wire/arguments.js";
+import { MCP_NAMES } from "../wire/names.js";
 import {
   configurable,
   descriptionOf,
-  isRecord,
-  MCP_NAMES,
-  objectArguments,
-  type ResultOptions,
-  resultText,
-  shapeError,
-  toJsonValue,
   toNeutralCall,
   toWire,
   type WireOptions,
-} from "./wire.js";
+} from "../wire/provider-tools.js";
+import { type ResultOptions, resultText, toJsonValue } from "../wire/result-text.js";
 
 // Type aliases, not interfaces: the SDK's result types carry an index signature, which only an
 // object type alias satisfies implicitly.

@@ -3,7 +3,9 @@
  * OpenAI-like function definitions, calls are read from `message.tool_calls` (arguments arrive
  * as an object) and each result is a `tool` message naming the tool it answers.
  */
-import type { Result } from "../result.js";
+
+import { isRecord } from "../core/json.js";
+import type { Result } from "../core/result.js";
 import type {
   JsonSchema,
   LoopDialect,
@@ -11,20 +13,17 @@ import type {
   NeutralToolCall,
   Observation,
   ToolError,
-} from "../types.js";
+} from "../core/types.js";
+import { decodeArguments, shapeError } from "../wire/arguments.js";
+import { OPENAI_NAMES } from "../wire/names.js";
 import {
   configurable,
-  decodeArguments,
   descriptionOf,
-  isRecord,
-  OPENAI_NAMES,
-  type ResultOptions,
-  resultText,
-  shapeError,
   toNeutralCall,
   toWire,
   type WireOptions,
-} from "./wire.js";
+} from "../wire/provider-tools.js";
+import { type ResultOptions, resultText } from "../wire/result-text.js";
 
 /** One entry of a chat request's `tools`: assignable to the SDK's `Tool`. */
 export interface OllamaTool {

@@ -4,7 +4,9 @@
  * messages. `openaiResponses` speaks the Responses API: function tools, `function_call` output
  * items, results as `function_call_output` input items.
  */
-import type { Result } from "../result.js";
+
+import { isRecord } from "../core/json.js";
+import type { Result } from "../core/result.js";
 import type {
   JsonSchema,
   LoopDialect,
@@ -12,22 +14,19 @@ import type {
   NeutralToolCall,
   Observation,
   ToolError,
-} from "../types.js";
-import { OPENAI_STRICT } from "./strict.js";
+} from "../core/types.js";
+import { decodeArguments, shapeError } from "../wire/arguments.js";
+import { OPENAI_NAMES } from "../wire/names.js";
 import {
   configurable,
-  decodeArguments,
   descriptionOf,
-  isRecord,
-  OPENAI_NAMES,
   type ProviderCall,
-  type ResultOptions,
-  resultText,
-  shapeError,
   toNeutralCall,
   toWire,
   type WireOptions,
-} from "./wire.js";
+} from "../wire/provider-tools.js";
+import { type ResultOptions, resultText } from "../wire/result-text.js";
+import { OPENAI_STRICT } from "../wire/strict.js";
 
 /** Options of the `openai` and `openaiResponses` dialects. */
 export interface OpenAIOptions extends ResultOptions {

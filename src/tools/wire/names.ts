@@ -3,7 +3,7 @@
  * not. Each command maps to a name the provider accepts — deterministically, reversibly through
  * the manifest, and without collisions — and a name that was never offered maps to nothing.
  */
-import type { NeutralManifest } from "../types.js";
+import type { NeutralManifest } from "../core/types.js";
 
 /** What a provider accepts as a tool name. */
 export interface NameRule {

@@ -2,10 +2,12 @@
  * Pure core, part two: a model's call checked against the schema, as a route to execute or the
  * error that explains why not. Never throws, whatever the model sent.
  */
+
+import { checkInput } from "../validation/cache.js";
 import { describe, executeFailed, invalidInput, unavailable, unknownCommand } from "./errors.js";
-import { limitIssue } from "./limits.js";
+import { limitIssue } from "./input-limits.js";
 import {
-  type CoreOptions,
+  type CheckedOptions,
   commandsOf,
   isAvailable,
   NO_ARGUMENTS,
@@ -13,33 +15,18 @@ import {
 } from "./manifest.js";
 import { err, ok, type Result } from "./result.js";
 import type { AgentSchema, NeutralToolCall, Route, ToolError } from "./types.js";
-import { checkInput, defaultValidator } from "./validation.js";
 
 /**
- * Checks a call by command name and input, in this order: `UnknownCommand` (not an own command of
- * the schema), `Unavailable` (gated and not available now), `InvalidInput` (the input limits
- * first, so a hostile input costs little, then the schema, every issue listed).
- * A no-argument command accepts `undefined`, `null` and `{}` and routes `input: undefined`.
- * Declared defaults are applied to a copy; `input` itself is never mutated.
+ * A parsed call checked against `schema`: `UnknownCommand`, then `Unavailable`, then
+ * `InvalidInput` (an `inputError` the dialect found, the input limits, the schema). Never throws.
  */
-export function resolveCall(
-  schema: AgentSchema,
-  name: string,
-  input: unknown,
-  canExecute?: (name: string) => boolean,
-  options: CoreOptions = {},
-): Result<Route, ToolError> {
-  return resolveToolCall(schema, { name, input }, canExecute, options);
-}
-
-/** `resolveCall` for a parsed call, honouring an `inputError` the dialect found. */
 export function resolveToolCall(
   schema: AgentSchema,
   call: Pick<NeutralToolCall, "name" | "input" | "inputError">,
   canExecute: ((name: string) => boolean) | undefined,
-  options: CoreOptions,
+  options: CheckedOptions,
 ): Result<Route, ToolError> {
-  const validator = options.validator ?? defaultValidator;
+  const { validator } = options;
   const name: unknown = call.name;
   if (typeof name !== "string") return err(unknownCommand(`(a ${typeof name}, not a name)`));
   try {

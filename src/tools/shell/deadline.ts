@@ -2,7 +2,7 @@
  * Waiting with a way out: a promise raced against a timeout and an abort signal, with the timer
  * and the listener removed however it ends, so 100 000 calls leave nothing behind.
  */
-import type { AbortSignalLike } from "./types.js";
+import type { AbortSignalLike } from "../core/types.js";
 
 // Every runtime has timers, but the ES library types do not; declared here rather than pulling
 // a platform's types (DOM or Node) into the package.

@@ -2,8 +2,9 @@
  * Pure core: the size and nesting limits an input must meet before it is validated, so that a
  * hostile input (a 10 MB string, nesting 100 000 deep) costs one cheap walk and nothing more.
  */
+
+import { escapePointer } from "./json.js";
 import type { ValidationIssue } from "./types.js";
-import { escapePointer } from "./validation.js";
 
 /** The largest input the bridge accepts. */
 export interface InputLimits {

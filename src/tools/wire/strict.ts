@@ -4,7 +4,8 @@
  * properties mapped back to absent, so the component sees exactly its own schema. One mechanism,
  * with a `StrictRule` per provider for the keywords its strict mode accepts.
  */
-import type { JsonSchema } from "../types.js";
+import { isRecord } from "../core/json.js";
+import type { JsonSchema } from "../core/types.js";
 
 /** What one provider's strict mode accepts. */
 export interface StrictKeywords {
@@ -194,8 +195,4 @@ function resolve(schema: Record<string, unknown>, root: JsonSchema): Record<stri
     node = isRecord(node) ? node[key] : undefined;
   }
   return isRecord(node) ? node : schema;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

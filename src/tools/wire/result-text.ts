@@ -2,8 +2,14 @@
  * What the model reads back: one shared rule for turning any observation or error into text,
  * which never throws and never leaks a stack trace.
  */
-import type { Result } from "../result.js";
-import type { NeutralToolCall, Observation, ToolError } from "../types.js";
+import type { Result } from "../core/result.js";
+import type { NeutralToolCall, Observation, ToolError } from "../core/types.js";
+
+/** Options every dialect takes. */
+export interface ResultOptions {
+  /** The cap on the text of one result, in characters; default 20 000 (about 5 000 tokens). */
+  maxResultChars?: number;
+}
 
 const MAX_DEPTH = 64;
 

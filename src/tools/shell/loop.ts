@@ -3,8 +3,9 @@
  * makes, append both in the dialect's message format, and repeat until it stops calling tools.
  * The application owns the model call (client, credentials, retries); the loop owns the order.
  */
-import type { LoopToolBridge, ToolCallAnswer } from "./igniteTools.js";
-import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "./types.js";
+
+import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "../core/types.js";
+import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
 
 /** What the loop hands the application's model function each turn. */
 export interface ModelRequest<ToolDefs, Message> {

@@ -1,13 +1,16 @@
 /**
- * Input validation: the ajv adapter of the `InputValidator` port, and the cache that makes each
- * distinct schema cost one check and one compilation for the life of the process.
+ * The ajv adapter of the `InputValidator` port: JSON Schema 2020-12 (or draft-07), compiled to
+ * JavaScript. The default on Node; it generates code, so a page under a Content Security Policy
+ * without `unsafe-eval` uses the `cfworker` adapter instead.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { describe } from "./errors.js";
-import { err, ok, type Result } from "./result.js";
-import type { InputCheck, InputValidator, JsonSchema, ValidationIssue } from "./types.js";
+import { describe } from "../core/errors.js";
+import { escapePointer } from "../core/json.js";
+import { err, ok } from "../core/result.js";
+import type { JsonSchema, ValidationIssue } from "../core/types.js";
+import type { InputValidator } from "./port.js";
 
 type Draft = "2020-12" | "draft-07";
 type AjvInstance = Ajv | Ajv2020;
@@ -159,77 +162,3 @@ function toIssue(error: ErrorObject): ValidationIssue {
 function show(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
-
-/** A JSON Pointer segment for `segment` (`~` and `/` escaped). */
-export function escapePointer(segment: string): string {
-  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-/** A schema's cached verdict: why it is unusable, or (once compiled) its check. */
-interface SchemaEntry {
-  problem: string | undefined;
-  check?: InputCheck | { compileError: string };
-}
-
-interface SchemaCache {
-  byObject: WeakMap<object, SchemaEntry>;
-  byContent: Map<string, SchemaEntry>;
-}
-
-const caches = new WeakMap<InputValidator, SchemaCache>();
-
-// Identity first (a component that returns the same schema object costs one WeakMap lookup);
-// content second, so a `getSchema()` that builds a fresh, equal object every turn still hits.
-function entryFor(validator: InputValidator, schema: JsonSchema): SchemaEntry {
-  let cache = caches.get(validator);
-  if (!cache) {
-    cache = { byObject: new WeakMap(), byContent: new Map() };
-    caches.set(validator, cache);
-  }
-  let entry = cache.byObject.get(schema);
-  if (entry) return entry;
-  const key = contentKey(schema);
-  entry = cache.byContent.get(key);
-  if (!entry) {
-    entry = { problem: validator.checkSchema(schema) };
-    cache.byContent.set(key, entry);
-  }
-  cache.byObject.set(schema, entry);
-  return entry;
-}
-
-/** Why `schema` is not a usable JSON Schema, or `undefined`; cached by content. */
-export function schemaProblem(validator: InputValidator, schema: JsonSchema): string | undefined {
-  return entryFor(validator, schema).problem;
-}
-
-/**
- * Validates `input` against a schema that passed `schemaProblem`, compiling on first use.
- * Returns the compile error as text when the schema cannot be compiled.
- */
-export function checkInput(
-  validator: InputValidator,
-  schema: JsonSchema,
-  input: unknown,
-): Result<unknown, ValidationIssue[]> | { compileError: string } {
-  const entry = entryFor(validator, schema);
-  if (!entry.check) {
-    try {
-      entry.check = validator.compile(schema);
-    } catch (error) {
-      entry.check = { compileError: describe(error) };
-    }
-  }
-  return typeof entry.check === "function" ? entry.check(input) : entry.check;
-}
-
-/** Serialises JSON-like data with object keys sorted, so equal content gives equal text. */
-function contentKey(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(contentKey).join(",")}]`;
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
-  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${contentKey(item)}`).join(",")}}`;
-}
-
-/** The process-wide default validator, shared so its cache is shared. */
-export const defaultValidator: InputValidator = ajvValidator();

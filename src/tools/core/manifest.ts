@@ -1,23 +1,31 @@
 /**
  * Pure core, part one: the component's schema as the neutral manifest of what can be called now.
  */
-import type { InputLimits } from "./limits.js";
+
+import { schemaProblem } from "../validation/cache.js";
+import type { InputValidator } from "../validation/port.js";
+import type { InputLimits } from "./input-limits.js";
+import { isRecord } from "./json.js";
 import { err, ok, type Result } from "./result.js";
 import type {
   AgentSchema,
   CommandSchema,
-  InputValidator,
   JsonSchema,
   NeutralManifest,
   NeutralTool,
 } from "./types.js";
-import { defaultValidator, schemaProblem } from "./validation.js";
 
 /** Options shared by the pure core functions. */
 export interface CoreOptions extends InputLimits {
-  /** Validates inputs and checks schemas; ajv by default. */
+  /**
+   * Validates inputs and checks schemas. Default: ajv on Node; `@cfworker/json-schema` (no code
+   * generation, CSP-safe) where the bundler resolves the `browser` or `worker` condition.
+   */
   validator?: InputValidator;
 }
+
+/** The core's options once the shell has chosen the validator. */
+export type CheckedOptions = InputLimits & { readonly validator: InputValidator };
 
 /** The input schema of a command that takes no argument. */
 export const NO_ARGUMENTS: JsonSchema = Object.freeze({
@@ -34,12 +42,12 @@ export const NO_ARGUMENTS: JsonSchema = Object.freeze({
  */
 export function buildManifest(
   schema: AgentSchema,
-  canExecute?: (name: string) => boolean,
-  options: CoreOptions = {},
+  canExecute: ((name: string) => boolean) | undefined,
+  options: CheckedOptions,
 ): NeutralManifest {
   const commands = commandsOf(schema);
   if (!commands) throw new TypeError(NOT_A_SCHEMA);
-  const validator = options.validator ?? defaultValidator;
+  const { validator } = options;
   const tools: NeutralTool[] = [];
   for (const name of Object.keys(commands).sort(byCodeUnit)) {
     const command = readCommand(commands[name], validator);
@@ -103,8 +111,4 @@ function toTool(name: string, command: CommandSchema): NeutralTool {
 // Not localeCompare: the order must not depend on the machine's locale. Keys are unique.
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -2,26 +2,10 @@
  * The shared machinery of every provider dialect: the manifest as the provider must see it
  * (safe names, object-rooted schemas, optionally strict) and provider calls mapped back to it.
  */
-import type { JsonSchema, NeutralManifest, NeutralTool, NeutralToolCall } from "../types.js";
+import { isRecord } from "../core/json.js";
+import type { JsonSchema, NeutralManifest, NeutralTool, NeutralToolCall } from "../core/types.js";
 import { type NameRule, providerNames } from "./names.js";
 import type { StrictRule } from "./strict.js";
-
-export {
-  capped,
-  DEFAULT_MAX_RESULT_CHARS,
-  errorText,
-  resultText,
-  toJsonText,
-  toJsonValue,
-} from "./encode.js";
-export { GEMINI_NAMES, MCP_NAMES, type NameRule, OPENAI_NAMES } from "./names.js";
-export type { StrictRule } from "./strict.js";
-
-/** Options every dialect takes. */
-export interface ResultOptions {
-  /** The cap on the text of one result, in characters; default 20 000 (about 5 000 tokens). */
-  maxResultChars?: number;
-}
 
 /** One tool as a provider sees it. */
 export interface WireTool {
@@ -158,88 +142,6 @@ function objectSchemaOf(tool: WireTool): JsonSchema {
   return tool.wrapped ? wrap(tool.tool.inputSchema) : tool.tool.inputSchema;
 }
 
-/** How arguments sent as JSON text are read. */
-export interface ArgumentOptions {
-  /** The response hit its output limit during this call, so blank arguments are not `{}`. */
-  cutOff?: boolean;
-}
-
-const CUT_OFF = "arguments were cut off by the output limit; send the call again in full";
-
-/**
- * Arguments a provider sends as JSON text, as an object or the reason they are not one — never a
- * throw. `""` (sent for no-parameter tools by several servers) is `{}` unless the call was cut
- * off; arguments that arrive already decoded are read by `objectArguments`.
- */
-export function decodeArguments(
-  text: unknown,
-  options: ArgumentOptions = {},
-): Pick<ProviderCall, "args" | "argsError"> {
-  if (typeof text !== "string") return objectArguments(text);
-  if (text.trim() === "") {
-    return options.cutOff ? { args: undefined, argsError: CUT_OFF } : { args: {} };
-  }
-  let args: unknown;
-  try {
-    args = JSON.parse(text);
-  } catch {
-    return {
-      args: undefined,
-      argsError: "arguments were not valid JSON (possibly cut off); send a complete JSON object",
-    };
-  }
-  return objectArguments(args);
-}
-
-/**
- * Arguments a provider sends as an object. `absent: "empty"` is for providers that leave the
- * arguments out for a tool without parameters.
- */
-export function objectArguments(
-  value: unknown,
-  absent?: "empty",
-): Pick<ProviderCall, "args" | "argsError"> {
-  if (isRecord(value)) return { args: value };
-  if (value === undefined && absent === "empty") return { args: {} };
-  return objectRequired(value);
-}
-
-/** The error for arguments that are missing or are something other than an object. */
-export function objectRequired(args: unknown): Pick<ProviderCall, "args" | "argsError"> {
-  if (args === undefined) {
-    return { args: undefined, argsError: "arguments are missing; send a JSON object" };
-  }
-  return {
-    args: undefined,
-    argsError: `arguments must be a JSON object, not ${describeValue(args)}`,
-  };
-}
-
-/**
- * The `TypeError` a dialect throws when it is handed something that is not its provider's
- * response at all — a programming error, unlike anything a model writes. It says what to pass.
- */
-export function shapeError(method: string, expected: string, value: unknown): TypeError {
-  return new TypeError(
-    `${method} expects ${expected}, got ${describeValue(value, "an object of another shape")}`,
-  );
-}
-
-/** A few words for what a value is. */
-export function describeValue(value: unknown, plainObject = "an object"): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return "an array";
-  if (typeof value !== "object") return `a ${typeof value}`;
-  if (typeof Reflect.get(value, "then") === "function") return "a Promise (await it first)";
-  const maker: unknown = Reflect.get(value, "constructor");
-  if (typeof maker !== "function" || maker.name === "Object") return plainObject;
-  // A fetch `Response` is the likeliest mistake: its body has not been read yet.
-  if (maker.name === "Response") {
-    return "a Response (pass `await response.json()`)";
-  }
-  return `a ${maker.name}`;
-}
-
 /**
  * A dialect export that is both the default dialect and a factory for configured ones:
  * `igniteTools(c, openai)` and `igniteTools(c, openai({ strict: true }))` both work.
@@ -248,9 +150,4 @@ export function configurable<Options, Dialect extends object>(
   make: (options?: Options) => Dialect,
 ): Dialect & ((options?: Options) => Dialect) {
   return Object.assign((options?: Options) => make(options), make());
-}
-
-/** Whether `value` is a plain JSON-like object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,7 @@
 /**
  * The fake dialect: the neutral types as plain JSON, for testing an agent loop with zero LLM calls.
  */
-import type { ModelRequest } from "./loop.js";
-import type { Result } from "./result.js";
+import type { Result } from "../core/result.js";
 import type {
   LoopDialect,
   NeutralManifest,
@@ -11,7 +10,7 @@ import type {
   Observation,
   RuntimeEvent,
   ToolError,
-} from "./types.js";
+} from "../core/types.js";
 
 /** The fake dialect's tool definitions: the manifest, copied as plain JSON. */
 export type FakeToolDefs = NeutralTool[];
@@ -59,36 +58,3 @@ export const fakeDialect: LoopDialect<FakeToolDefs, FakeResponse, FakeResultBloc
     return [...messages, { role: "assistant", response }, ...answers];
   },
 };
-
-/** One scripted turn: the calls to make, or a function of the request that returns a response. */
-export type ScriptedTurn =
-  | NeutralToolCall[]
-  | ((request: ModelRequest<FakeToolDefs, FakeMessage>) => FakeResponse);
-
-/**
- * A model for `runToolLoop` with `fakeDialect` that plays `turns` in order, then answers
- * `finalText` without calls; `requests` records what it was sent each turn (the tools offered,
- * the conversation so far), and `offered()` the names of the tools offered each turn.
- */
-export function scriptedModel(turns: readonly ScriptedTurn[], finalText = "Done.") {
-  const requests: ModelRequest<FakeToolDefs, FakeMessage>[] = [];
-  const model = async (request: ModelRequest<FakeToolDefs, FakeMessage>): Promise<FakeResponse> => {
-    requests.push(request);
-    const turn = turns[requests.length - 1];
-    if (turn === undefined) return { text: finalText, toolCalls: [] };
-    return typeof turn === "function" ? turn(request) : { toolCalls: turn };
-  };
-  const offered = () => requests.map((request) => request.tools.map((tool) => tool.name));
-  return { model, requests, offered };
-}
-
-/** The result blocks at the end of a fake conversation: what the model was just sent back. */
-export function lastResults(messages: readonly FakeMessage[]): FakeResultBlock[] {
-  const results: FakeResultBlock[] = [];
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index];
-    if (message?.role !== "tool") break;
-    results.unshift(message.result);
-  }
-  return results;
-}

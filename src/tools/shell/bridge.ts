@@ -2,11 +2,11 @@
  * The imperative shell: the one place where a component's `execute()` runs. Everything it decides
  * comes from the pure core; everything it answers is a value.
  */
-import { withDeadline } from "./deadline.js";
-import { describe, executeFailed, unknownCommand } from "./errors.js";
-import { buildManifest, type CoreOptions } from "./manifest.js";
-import { err, ok, type Result } from "./result.js";
-import { resolveToolCall } from "./route.js";
+
+import { describe, executeFailed, unknownCommand } from "../core/errors.js";
+import { buildManifest, type CoreOptions } from "../core/manifest.js";
+import { resolveToolCall } from "../core/resolve.js";
+import { err, ok, type Result } from "../core/result.js";
 import type {
   AbortSignalLike,
   AgentComponent,
@@ -19,7 +19,9 @@ import type {
   RuntimeEvent,
   ToolDialect,
   ToolError,
-} from "./types.js";
+} from "../core/types.js";
+import { withDeadline } from "./deadline.js";
+import { withDefaults } from "./defaults.js";
 
 /** Options of `igniteTools`. */
 export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
@@ -131,14 +133,15 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   | DialectToolBridge<S, E, ToolDefs, Response, ResultBlock>
   | LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message> {
   const { timeoutMs, project } = options;
+  const checked = withDefaults(options);
   // Read fresh on every use: availability is a property of the component's state right now.
   const canExecute = () =>
     typeof component.canExecute === "function"
       ? (name: string) => component.canExecute?.(name) === true
       : undefined;
-  const manifest = () => buildManifest(component.getSchema(), canExecute(), options);
+  const manifest = () => buildManifest(component.getSchema(), canExecute(), checked);
   const resolveCall = (name: string, input: unknown) =>
-    resolveToolCall(component.getSchema(), { name, input }, canExecute(), options);
+    resolveToolCall(component.getSchema(), { name, input }, canExecute(), checked);
 
   const step = async (
     call: NeutralToolCall,
@@ -154,7 +157,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       const reason = `getSchema() threw: ${describe(error)}`;
       return { outcome: err(executeFailed(nameOf(call), error, reason)) };
     }
-    const route = resolveToolCall(schema, call, canExecute(), options);
+    const route = resolveToolCall(schema, call, canExecute(), checked);
     if (!route.ok) return { outcome: route };
     const { command, input } = route.value;
     if (signal?.aborted) {
@@ -218,7 +221,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   // that became unavailable maps back to its name and is answered `Unavailable`.
   const declared = (): NeutralManifest => {
     try {
-      return buildManifest(component.getSchema(), undefined, options);
+      return buildManifest(component.getSchema(), undefined, checked);
     } catch {
       return []; // each call is then answered by invoke, which reports the broken schema
     }

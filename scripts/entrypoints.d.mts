@@ -1,0 +1,29 @@
+// Types of scripts/entrypoints.mjs, for the TypeScript configs that import it.
+export interface Entrypoint {
+  subpath: string;
+  source: string;
+  out: string;
+  budget: number;
+  platform: "neutral" | "node";
+  values?: string[];
+  objects?: string[];
+  types?: Record<string, string>;
+  peers?: Record<string, string>;
+}
+export interface InternalModule {
+  import: string;
+  conditions: Record<string, { source: string; out: string }>;
+}
+/** A browser app's bundle the size gate builds: `code` imports the package by its public names. */
+export interface BrowserBundle {
+  name: string;
+  code: string;
+  budget: number;
+  forbid: string[];
+}
+export function loadEntrypoints(): {
+  entrypoints: Entrypoint[];
+  internal: InternalModule[];
+  bundles: BrowserBundle[];
+};
+export function buildEntries(): Record<string, string>;

@@ -1,0 +1,135 @@
+// Everything package.json and tsconfig.json say about entrypoints, derived from entrypoints.json.
+//
+//   node scripts/entrypoints.mjs          check: exit 1 when package.json or tsconfig.json differ
+//   node scripts/entrypoints.mjs --write  write the derived fields into both files
+//
+// Derived: package.json `exports`, `typesVersions` (types under moduleResolution node10),
+// `imports` (the internal, condition-chosen modules), `peerDependencies` + `peerDependenciesMeta`
+// for each entrypoint's optional peers; tsconfig.json `compilerOptions.paths`.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const read = (file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
+
+/** The list, with each entry's output path under dist/ (without extension). */
+export function loadEntrypoints() {
+  const { entrypoints, internal, bundles = [] } = read("entrypoints.json");
+  const withOut = entrypoints.map((entry) => ({ ...entry, out: outOf(entry.subpath) }));
+  const modules = internal.map((item) => ({
+    ...item,
+    conditions: Object.fromEntries(
+      Object.entries(item.conditions).map(([condition, source]) => [
+        condition,
+        {
+          source,
+          out: `tools/internal/${item.import.slice(1)}${condition === "default" ? "" : `.${condition}`}`,
+        },
+      ]),
+    ),
+  }));
+  return { entrypoints: withOut, internal: modules, bundles };
+}
+
+/** `./tools` → `tools/index`, `./tools/openai` → `tools/openai`. */
+function outOf(subpath) {
+  const path = subpath.replace(/^\.\//, "");
+  return path.includes("/") ? path : `${path}/index`;
+}
+
+/** Every source tsup builds, keyed by output path. */
+export function buildEntries() {
+  const { entrypoints, internal } = loadEntrypoints();
+  const entry = Object.fromEntries(entrypoints.map(({ out, source }) => [out, source]));
+  for (const item of internal) {
+    for (const { out, source } of Object.values(item.conditions)) entry[out] = source;
+  }
+  return entry;
+}
+
+const formats = (out) => ({
+  import: { types: `./dist/${out}.d.ts`, default: `./dist/${out}.js` },
+  require: { types: `./dist/${out}.d.cts`, default: `./dist/${out}.cjs` },
+});
+
+/** The fields of package.json and tsconfig.json the list decides. */
+export function derived() {
+  const { entrypoints, internal } = loadEntrypoints();
+  const exports = Object.fromEntries(
+    entrypoints.map(({ subpath, out }) => [subpath, formats(out)]),
+  );
+  exports["./package.json"] = "./package.json";
+  const typesVersions = {
+    "*": Object.fromEntries(
+      entrypoints.map(({ subpath, out }) => [subpath.replace(/^\.\//, ""), [`./dist/${out}.d.ts`]]),
+    ),
+  };
+  const imports = Object.fromEntries(
+    internal.map((item) => [
+      item.import,
+      Object.fromEntries(
+        Object.entries(item.conditions).map(([condition, { out }]) => [
+          condition,
+          { import: `./dist/${out}.js`, require: `./dist/${out}.cjs` },
+        ]),
+      ),
+    ]),
+  );
+  const peers = {};
+  for (const { peers: declared = {} } of entrypoints) Object.assign(peers, declared);
+  const peerMeta = Object.fromEntries(Object.keys(peers).map((name) => [name, { optional: true }]));
+  const paths = Object.fromEntries(
+    entrypoints.map(({ subpath, source }) => [
+      `ignite-element${subpath.slice(1)}`,
+      [`./${source}`],
+    ]),
+  );
+  for (const item of internal) paths[item.import] = [`./${item.conditions.default.source}`];
+  return { exports, typesVersions, imports, peers, peerMeta, paths };
+}
+
+function sync(write) {
+  const pkg = read("package.json");
+  const tsconfig = read("tsconfig.json");
+  const want = derived();
+  const fields = [
+    [pkg, "exports", want.exports],
+    [pkg, "typesVersions", want.typesVersions],
+    [pkg, "imports", want.imports],
+    [pkg, "peerDependencies", Object.keys(want.peers).length ? want.peers : undefined],
+    [pkg, "peerDependenciesMeta", Object.keys(want.peerMeta).length ? want.peerMeta : undefined],
+    [tsconfig.compilerOptions, "paths", want.paths],
+  ];
+  const stale = fields.filter(
+    ([owner, key, value]) => JSON.stringify(owner[key]) !== JSON.stringify(value),
+  );
+  for (const { source } of loadEntrypoints().entrypoints) {
+    if (!existsSync(join(ROOT, source))) {
+      console.error(`entrypoints.json: ${source} does not exist`);
+      process.exitCode = 1;
+    }
+  }
+  if (write) {
+    for (const [owner, key, value] of fields) {
+      if (value === undefined) delete owner[key];
+      else owner[key] = value;
+    }
+    writeFileSync(join(ROOT, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    writeFileSync(join(ROOT, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
+    console.log("entrypoints: package.json and tsconfig.json written from entrypoints.json");
+    return;
+  }
+  if (stale.length > 0) {
+    for (const [, key] of stale)
+      console.error(`entrypoints: \`${key}\` differs from entrypoints.json`);
+    console.error("run `node scripts/entrypoints.mjs --write`");
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`entrypoints: package.json and tsconfig.json match entrypoints.json`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  sync(process.argv.includes("--write"));
+}
