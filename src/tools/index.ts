@@ -10,6 +10,7 @@ export type {
   AgentComponent,
   AgentSchema,
   CommandSchema,
+  EffectFlags,
   ExecuteResult,
   JsonSchema,
   LoopDialect,
@@ -21,7 +22,10 @@ export type {
   RuntimeEvent,
   ToolDialect,
   ToolError,
+  ToolWarning,
+  ToolWarningCode,
   ValidationIssue,
+  WarningSink,
 } from "./core/types.js";
 export {
   type DialectToolBridge,

@@ -66,24 +66,37 @@ export function commandsOf(schema: unknown): Record<string, unknown> | undefined
   return schema.commands;
 }
 
+const FLAGS = ["gated", "readOnly", "destructive", "idempotent"] as const;
+
 /** A declared command, checked; the error ends the sentence `Command "name" …`. */
 export function readCommand(
   raw: unknown,
   validator: InputValidator,
 ): Result<CommandSchema, string> {
   if (!isRecord(raw)) return err("must be declared as an object { description?, input?, gated? }");
-  const { description, input, gated } = raw;
+  const { description, input, output } = raw;
   if (description !== undefined && typeof description !== "string") {
     return err("has a description that is not a string");
   }
-  if (gated !== undefined && typeof gated !== "boolean") {
-    return err("has a `gated` flag that is not a boolean");
+  const command: CommandSchema = { description };
+  for (const flag of FLAGS) {
+    const value = raw[flag];
+    if (value !== undefined && typeof value !== "boolean") {
+      return err(`has a \`${flag}\` flag that is not a boolean`);
+    }
+    if (value !== undefined) command[flag] = value;
   }
-  if (input === undefined) return ok({ description, gated });
-  if (!isRecord(input)) return err("has an input schema that is not a JSON Schema object");
-  const problem = schemaProblem(validator, input);
-  if (problem !== undefined) return err(`has an invalid input schema: ${problem}`);
-  return ok({ description, input, gated });
+  for (const [key, schema] of [
+    ["input", input],
+    ["output", output],
+  ] as const) {
+    if (schema === undefined) continue;
+    if (!isRecord(schema)) return err(`has an ${key} schema that is not a JSON Schema object`);
+    const problem = schemaProblem(validator, schema);
+    if (problem !== undefined) return err(`has an invalid ${key} schema: ${problem}`);
+    command[key] = schema;
+  }
+  return ok(command);
 }
 
 /** Whether `name` may be called now: ungated, or gated and `canExecute` says exactly `true`. */
@@ -101,11 +114,17 @@ export function isAvailable(
 }
 
 function toTool(name: string, command: CommandSchema): NeutralTool {
-  const inputSchema = command.input ?? NO_ARGUMENTS;
-  const gated = command.gated === true;
-  return command.description === undefined
-    ? { name, inputSchema, gated }
-    : { name, description: command.description, inputSchema, gated };
+  const { description, output, readOnly, destructive, idempotent } = command;
+  return {
+    name,
+    ...(description === undefined ? {} : { description }),
+    inputSchema: command.input ?? NO_ARGUMENTS,
+    ...(output === undefined ? {} : { outputSchema: output }),
+    gated: command.gated === true,
+    ...(readOnly === undefined ? {} : { readOnly }),
+    ...(destructive === undefined ? {} : { destructive }),
+    ...(idempotent === undefined ? {} : { idempotent }),
+  };
 }
 
 // Not localeCompare: the order must not depend on the machine's locale. Keys are unique.

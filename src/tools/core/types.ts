@@ -10,11 +10,27 @@ export type JsonSchema = Record<string, unknown>;
 
 /** One command a component offers. Without `input` the command takes no argument. */
 export interface CommandSchema {
+  /** What the command does, written for the model: it is the tool's description. */
   description?: string;
+  /** JSON Schema of the command's input. */
   input?: JsonSchema;
+  /**
+   * JSON Schema of the snapshot (`state`) the command's `execute` returns. Hosts that can declare
+   * a tool's output (MCP `outputSchema`) do.
+   */
+  output?: JsonSchema;
   /** Availability depends on the current state and is decided by `canExecute`. */
   gated?: boolean;
+  /** The command changes nothing: it only reads. */
+  readOnly?: boolean;
+  /** The command may destroy or overwrite something that cannot be restored. */
+  destructive?: boolean;
+  /** Running the command twice with the same input has the same effect as running it once. */
+  idempotent?: boolean;
 }
+
+/** The facts an application states about a command's effects. */
+export type EffectFlags = Pick<CommandSchema, "readOnly" | "destructive" | "idempotent">;
 
 /** What `getSchema()` returns: the commands a component can run. */
 export interface AgentSchema {
@@ -41,7 +57,42 @@ export interface AgentComponent<S = unknown, E extends RuntimeEvent = RuntimeEve
   execute(command: string, input?: unknown): ExecuteResult<S, E> | Promise<ExecuteResult<S, E>>;
   /** Whether a gated command is available now. Without it every command is offered. */
   canExecute?(command: string): boolean;
+  /**
+   * Calls `listener` whenever the component's state (and so its schema or availability) may have
+   * changed; returns the function that stops it. Hosts use it to announce changed tools; without
+   * it they re-read availability after each call.
+   */
+  subscribe?(listener: () => void): () => void;
 }
+
+/** Why a warning was raised; see `ToolWarning`. */
+export type ToolWarningCode =
+  /** A tool was sent without strict mode although strict mode was asked for. */
+  | "strict-fallback"
+  /** A provider's schema dialect could not express part of a schema; the part was dropped. */
+  | "schema-downgraded"
+  /** A command name the provider does not accept was offered under another name. */
+  | "name-mapped"
+  /** A gated command, but the component has no `canExecute`: it is offered always. */
+  | "gated-without-canExecute"
+  /** The component has `canExecute` but no gated command: it is never asked. */
+  | "canExecute-without-gated"
+  /** `canExecute` threw: the command is treated as unavailable. */
+  | "canExecute-threw";
+
+/**
+ * Something the application should know and the model never sees: a silent downgrade or a
+ * component that does not quite keep the contract. Reported through `onWarning`.
+ */
+export interface ToolWarning {
+  readonly code: ToolWarningCode;
+  /** The command it concerns, when it concerns one. */
+  readonly command?: string;
+  readonly message: string;
+}
+
+/** Where warnings go: `igniteTools(component, dialect, { onWarning })`. */
+export type WarningSink = (warning: ToolWarning) => void;
 
 /** A command as offered to a model, independent of any provider. */
 export interface NeutralTool {
@@ -49,7 +100,12 @@ export interface NeutralTool {
   readonly description?: string;
   /** The command's own input schema, or the explicit no-argument object schema. */
   readonly inputSchema: JsonSchema;
+  /** The declared schema of the command's snapshot, when the application gave one. */
+  readonly outputSchema?: JsonSchema;
   readonly gated: boolean;
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly idempotent?: boolean;
 }
 
 /** The commands available now, sorted by name. */
@@ -101,8 +157,11 @@ export type ToolError =
 
 /** The provider port: three pure translators between the neutral types and one wire format. */
 export interface ToolDialect<ToolDefs, Response, ResultBlock> {
-  /** The manifest as the provider's tool definitions. */
-  toToolDefs(manifest: NeutralManifest): ToolDefs;
+  /**
+   * The manifest as the provider's tool definitions. `warn` hears what the provider's format
+   * could not carry as it was (a tool sent non-strict, a keyword dropped, a name mapped).
+   */
+  toToolDefs(manifest: NeutralManifest, warn?: WarningSink): ToolDefs;
   /**
    * The tool calls in a provider response. The manifest lets a dialect map provider-safe names
    * and wrapped inputs back to commands.
