@@ -20,6 +20,7 @@ export type {
   Observation,
   Route,
   RuntimeEvent,
+  ToolDefsContext,
   ToolDialect,
   ToolError,
   ToolWarning,

@@ -155,13 +155,21 @@ export type ToolError =
   | { kind: "Unavailable"; name: string; message: string }
   | { kind: "ExecuteFailed"; name: string; message: string; cause?: unknown };
 
+/** What a dialect may know beyond the commands offered now. */
+export interface ToolDefsContext {
+  /**
+   * Every declared command, available or not. Provider names are computed over it, so a name
+   * means the same command whatever is available this turn.
+   */
+  readonly declared?: NeutralManifest;
+  /** Hears what the provider's format could not carry as it was (non-strict, dropped, mapped). */
+  readonly warn?: WarningSink;
+}
+
 /** The provider port: three pure translators between the neutral types and one wire format. */
 export interface ToolDialect<ToolDefs, Response, ResultBlock> {
-  /**
-   * The manifest as the provider's tool definitions. `warn` hears what the provider's format
-   * could not carry as it was (a tool sent non-strict, a keyword dropped, a name mapped).
-   */
-  toToolDefs(manifest: NeutralManifest, warn?: WarningSink): ToolDefs;
+  /** The manifest (the commands offered now) as the provider's tool definitions. */
+  toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): ToolDefs;
   /**
    * The tool calls in a provider response. The manifest lets a dialect map provider-safe names
    * and wrapped inputs back to commands.
