@@ -64,9 +64,11 @@ function batchedAsync(op: AsyncOp, batch: number): () => Promise<void> {
 
 export interface PairOptions {
   subject: Op | AsyncOp;
-  baseline: Op;
-  /** Whether `subject` returns a promise to await (the baseline is always synchronous). */
+  baseline: Op | AsyncOp;
+  /** Whether `subject` returns a promise to await. */
   async?: boolean;
+  /** Whether `baseline` returns a promise to await (a peer's turn does). */
+  baselineAsync?: boolean;
   /** Rounds; the median of their ratios is reported. */
   rounds?: number;
   /** Measuring time per side per round, in ms. */
@@ -94,6 +96,7 @@ export interface PairResult {
 export async function pair(options: PairOptions): Promise<PairResult> {
   const { subject, baseline } = options;
   const isAsync = options.async === true;
+  const baselineIsAsync = options.baselineAsync === true;
   const rounds = options.rounds ?? 9;
   const timeMs = options.timeMs ?? 40;
   const sampleMs = options.sampleMs ?? 1;
@@ -101,10 +104,10 @@ export async function pair(options: PairOptions): Promise<PairResult> {
   const warmUntil = performance.now() + (options.warmMs ?? 150);
   while (performance.now() < warmUntil) {
     keep(isAsync ? await subject() : subject());
-    keep(baseline());
+    keep(baselineIsAsync ? await baseline() : baseline());
   }
   const subjectBatch = await batchFor(subject, isAsync, sampleMs);
-  const baselineBatch = await batchFor(baseline, false, sampleMs);
+  const baselineBatch = await batchFor(baseline, baselineIsAsync, sampleMs);
   const ratios: number[] = [];
   const subjectNs: number[] = [];
   const baselineNs: number[] = [];
@@ -124,7 +127,13 @@ export async function pair(options: PairOptions): Promise<PairResult> {
           : batched(subject as Op, subjectBatch),
         isAsync,
       ],
-      ["baseline", batched(baseline, baselineBatch), false],
+      [
+        "baseline",
+        baselineIsAsync
+          ? batchedAsync(baseline as AsyncOp, baselineBatch)
+          : batched(baseline as Op, baselineBatch),
+        baselineIsAsync,
+      ],
     ];
     if (round % 2 === 1) tasks.reverse();
     for (const [name, fn, async] of tasks) bench.add(name, fn, { async });

@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { peerRows } from "./peers.js";
 import {
   alternativeRows,
   manifestRows,
@@ -68,6 +69,9 @@ await section("4", "scale", () => scaleRows(options));
 await section("5", "alternatives", () => alternativeRows(options));
 await section("6", "memory (child process, --expose-gc)", memoryRows);
 await section("7", "bundle size (scripts/check-size.mjs)", sizeRows);
+await section("P", "peers: AI SDK, LangChain, MCP SDK at 10–10 000 commands", () =>
+  peerRows(options, quick ? [10, 100] : undefined),
+);
 
 function memoryRows(): Row[] {
   const runs = quick ? 1 : 3;
