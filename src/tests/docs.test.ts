@@ -5,7 +5,9 @@ import ts from "typescript";
 import { afterAll, describe, expect, it, vi } from "vitest";
 
 // Every ```ts block in the README and docs/ is a complete module: it must type-check against the
-// package's public entrypoints and run without throwing, exactly as written.
+// package's public entrypoints and run without throwing, exactly as written. A block fenced
+// ```ts no-run needs what a test cannot have (a provider's network, an API key): it is
+// type-checked against the real SDKs' types, and not run.
 const root = join(import.meta.dirname, "../..");
 // One directory per run, so parallel runs never delete each other's snippets.
 const out = join(import.meta.dirname, ".snippets", String(process.pid));
@@ -20,9 +22,9 @@ function markdownFiles(dir: string): string[] {
 
 const snippets = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))].flatMap((file) => {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match, index) => {
+  return [...text.matchAll(/```ts( no-run)?\n([\s\S]*?)```/g)].map((match, index) => {
     const name = `${relative(root, file).replaceAll(/[/.]/g, "_")}_${index + 1}`;
-    return { name, source: match[1] ?? "", path: join(out, `${name}.ts`) };
+    return { name, source: match[2] ?? "", path: join(out, `${name}.ts`), runs: !match[1] };
   });
 });
 
@@ -52,22 +54,21 @@ describe("documentation snippets", () => {
     expect(diagnostics).toEqual([]);
   }, 60_000);
 
-  it.each(snippets.map((snippet) => [snippet.name, snippet.path]))(
-    "%s runs",
-    async (_name, path) => {
-      const log = vi
-        .spyOn(console, "log")
-        .mockImplementation(
-          process.env.SHOW_SNIPPETS
-            ? (...args) =>
-                process.stdout.write(`${args.map((arg) => inspect(arg, { depth: 4 })).join(" ")}\n`)
-            : () => {},
-        );
-      try {
-        await import(/* @vite-ignore */ path);
-      } finally {
-        log.mockRestore();
-      }
-    },
-  );
+  it.each(
+    snippets.filter((snippet) => snippet.runs).map((snippet) => [snippet.name, snippet.path]),
+  )("%s runs", async (_name, path) => {
+    const log = vi
+      .spyOn(console, "log")
+      .mockImplementation(
+        process.env.SHOW_SNIPPETS
+          ? (...args) =>
+              process.stdout.write(`${args.map((arg) => inspect(arg, { depth: 4 })).join(" ")}\n`)
+          : () => {},
+      );
+    try {
+      await import(/* @vite-ignore */ path);
+    } finally {
+      log.mockRestore();
+    }
+  });
 });
