@@ -1,0 +1,58 @@
+/**
+ * Pure core: the input a call carries, taken once as plain JSON data, so that what was validated
+ * is exactly what `execute` receives — whatever getters, proxies or later mutations the caller's
+ * object has.
+ */
+
+/**
+ * `value` as JSON would carry it, every property read exactly once: objects become plain objects
+ * of their own enumerable string keys (`__proto__` included, as an own key, as `JSON.parse` makes
+ * it), arrays plain arrays, `toJSON` is applied, and `undefined`, functions and symbols are left
+ * out of objects and are `null` in arrays, as `JSON.stringify` does. Other primitives are kept as
+ * they are, so the validator still names a `BigInt` or a non-finite number for what it is. The
+ * copy shares nothing with `value`. Throws whatever a getter or a proxy trap throws.
+ *
+ * Recursive: call it on input that passed the input limits, whose depth is bounded.
+ */
+export function jsonSnapshot(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  return copy(value);
+}
+
+function copy(value: object): unknown {
+  const toJSON: unknown = Reflect.get(value, "toJSON");
+  if (typeof toJSON === "function") return item(toJSON.call(value, ""));
+  if (Array.isArray(value)) {
+    const length = value.length;
+    const out: unknown[] = new Array(length);
+    for (let index = 0; index < length; index++) {
+      const entry = item(value[index]);
+      out[index] = entry === undefined ? null : entry;
+    }
+    return out;
+  }
+  if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+    return item(value.valueOf());
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const entry = item(Reflect.get(value, key));
+    if (entry === undefined) continue;
+    // Assignment would set the prototype for `__proto__`; a JSON object has it as a plain key.
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, {
+        value: entry,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else out[key] = entry;
+  }
+  return out;
+}
+
+/** One value inside an object or array: `undefined` for what JSON leaves out. */
+function item(value: unknown): unknown {
+  if (typeof value === "object" && value !== null) return copy(value);
+  return typeof value === "function" || typeof value === "symbol" ? undefined : value;
+}
