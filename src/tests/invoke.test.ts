@@ -182,13 +182,19 @@ describe("igniteTools: invoke", () => {
     );
     for (value of [undefined, null, 7]) {
       const result = await tools.invoke({ name: "go", input: {} });
-      expect(result).toMatchObject({ ok: false, error: { kind: "ExecuteFailed" } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { kind: "ExecuteFailed", reason: "malformed-result" },
+      });
       expect(!result.ok && result.error.message).toMatch(/instead of \{ state, events \}/);
     }
     value = { state: 1, events: "incremented" };
     expect(await tools.invoke({ name: "go", input: {} })).toMatchObject({
       ok: false,
-      error: { message: expect.stringMatching(/`events` that is not an array/) },
+      error: {
+        reason: "malformed-result",
+        message: expect.stringMatching(/`events` that is not an array/),
+      },
     });
   });
 
