@@ -53,7 +53,10 @@ describe("igniteTools checks the component when it is called", () => {
   });
 
   it("accepts anything that has the methods, a function object included", () => {
-    const component = Object.assign(() => undefined, { getSchema: () => ({ commands: {} }), execute });
+    const component = Object.assign(() => undefined, {
+      getSchema: () => ({ commands: {} }),
+      execute,
+    });
     expect(igniteTools(component).manifest()).toEqual([]);
   });
 
