@@ -14,17 +14,17 @@ const execute = () => ({ state: null, events: [] });
 
 describe("igniteTools checks the component when it is called", () => {
   it.each([
-    ["null", null, /expects an object with getSchema\(\) and execute\(\)/],
-    ["a component without getSchema", { execute }, /has no getSchema\(\) method/],
+    ["null", null, /must be an object with getSchema\(\) and execute\(\)/],
+    ["a component without getSchema", { execute }, /component\.getSchema is not a function/],
     [
       "a component without execute",
       { getSchema: () => ({ commands: {} }) },
-      /has no execute\(\) method/,
+      /component\.execute is not a function/,
     ],
     [
       "a canExecute that is not a function",
       { getSchema: () => ({ commands: {} }), execute, canExecute: true },
-      /canExecute is not a function/,
+      /component\.canExecute is not a function/,
     ],
     [
       "a schema without commands",
@@ -44,7 +44,7 @@ describe("igniteTools checks the component when it is called", () => {
         },
         execute,
       },
-      /getSchema\(\) threw while it was checked: not connected/,
+      /getSchema\(\) threw: not connected/,
     ],
   ])("throws a TypeError at construction for %s", (_case, component, message) => {
     const make = () => igniteTools(component as unknown as AgentComponent);
@@ -65,7 +65,7 @@ describe("igniteTools checks the component when it is called", () => {
     ["onWarning", { onWarning: console }],
   ])("throws a TypeError at construction when %s is not a function", (key, options) => {
     expect(() => igniteTools(new Counter(), undefined, options as never)).toThrow(
-      `${key} must be a function`,
+      `${key} is not a function`,
     );
   });
 });
@@ -92,7 +92,7 @@ describe("the application hears what the model never sees", () => {
       {
         code: "gated-without-canExecute",
         command: "boost",
-        message: expect.stringContaining("no canExecute()"),
+        message: expect.stringContaining("there is no canExecute()"),
       },
     ]);
   });

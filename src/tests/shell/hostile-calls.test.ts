@@ -252,7 +252,7 @@ describe("an invoke from inside execute is answered, never left waiting for itse
         error: {
           kind: "ExecuteFailed",
           reason: "reentrant",
-          message: expect.stringContaining("from inside the execute()"),
+          message: expect.stringContaining("from inside execute()"),
         },
       },
     ]);

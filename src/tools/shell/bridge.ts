@@ -222,7 +222,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
             warn({
               code: "canExecute-threw",
               command: name,
-              message: `canExecute(${JSON.stringify(name)}) threw (${describe(error)}): the command is treated as unavailable.`,
+              message: `canExecute(${JSON.stringify(name)}) threw (${describe(error)}): the command is unavailable.`,
             });
             return false;
           }
@@ -390,18 +390,15 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
 const CANCELLED = "was aborted before it ran; nothing was executed";
 const MAYBE_RAN = "It may still take effect: check the state before calling it again.";
 const REENTRANT =
-  "was called from inside the execute() of a call on the same bridge, which would wait for " +
-  "itself forever; nothing was executed. This is a bug in the application, not in your call.";
+  "was called from inside execute() on the same bridge and would wait for itself; nothing ran. " +
+  "This is a bug in the application, not in your call.";
 
 /** The component's schema, read to check the component; a throw is the application's bug. */
 function schemaAtConstruction(component: AgentComponent<unknown, RuntimeEvent>): AgentSchema {
   try {
     return component.getSchema();
   } catch (error) {
-    throw new TypeError(
-      `igniteTools: the component's getSchema() threw while it was checked: ${describe(error)}`,
-      { cause: error },
-    );
+    throw new TypeError(`igniteTools: getSchema() threw: ${describe(error)}`, { cause: error });
   }
 }
 
@@ -425,24 +422,16 @@ function projected<S, E extends RuntimeEvent>(
   call: NeutralToolCall,
   observation: Observation<S, E>,
 ): Result<Observation, ToolError> {
-  let problem: string;
   let cause: unknown;
+  let read: Result<Observation, string>;
   try {
-    // Whatever its type says: project is the application's code and may return anything.
-    const shown: unknown = project(observation, call);
-    if (typeof shown === "object" && shown !== null) {
-      const { snapshot, events } = shown as Partial<Observation>;
-      if (events === undefined || Array.isArray(events))
-        return ok({ snapshot, events: events ?? [] });
-      problem = "project() returned `events` that is not an array";
-    } else {
-      problem = `project() returned ${String(shown)} instead of { snapshot, events }`;
-    }
+    read = readObservation(project(observation, call), "project()", "snapshot");
   } catch (error) {
-    problem = describe(error);
+    read = err(describe(error));
     cause = error;
   }
-  const detail = `ran, but its result could not be prepared for you (${problem}). Do not call it again to retry.`;
+  if (read.ok) return read;
+  const detail = `ran, but its result could not be prepared for you (${read.error}). Do not call it again to retry.`;
   return err(executeFailed(call.name, "projection", detail, { cause, called: call.toolName }));
 }
 
@@ -452,28 +441,37 @@ function observe<S, E extends RuntimeEvent>(
   called: string,
   result: unknown,
 ): Result<Observation<S, E>, ToolError> {
-  const malformed = (problem: string, cause: unknown) =>
-    err(executeFailed(command, "malformed-result", problem, { cause, called }));
-  if (typeof result !== "object" || result === null) {
-    return malformed(`execute() returned ${String(result)} instead of { state, events }`, result);
-  }
+  let read: Result<Observation, string>;
   try {
-    if (!("state" in result)) {
-      return malformed(
-        "execute() returned an object without `state` instead of { state, events }",
-        result,
-      );
-    }
-    // Typed by the component's own `execute`; at runtime only its shape was checked.
-    const { state, events } = result as { state: S; events?: E[] };
-    if (events !== undefined && !Array.isArray(events)) {
-      return malformed("execute() returned `events` that is not an array", events);
-    }
-    return ok({ snapshot: state, events: events ?? [] });
+    read = readObservation(result, "execute()", "state");
   } catch (error) {
-    return malformed(
-      `execute() returned a result that could not be read (${describe(error)})`,
-      error,
-    );
+    read = err(`execute() returned a result that could not be read (${describe(error)})`);
   }
+  // Typed by the component's own `execute`; at runtime only its shape could be checked.
+  if (read.ok) return read as Result<Observation<S, E>, never>;
+  return err(executeFailed(command, "malformed-result", read.error, { cause: result, called }));
+}
+
+/**
+ * `value` — what `execute` or `project` returned, whatever its type says — read as
+ * `{ [key], events? }`: a missing `events` is none, a missing `state` is an error (a `snapshot`
+ * may be left out). Throws what a getter or a proxy trap throws.
+ */
+function readObservation(
+  value: unknown,
+  who: string,
+  key: "state" | "snapshot",
+): Result<Observation, string> {
+  const expected = `instead of { ${key}, events }`;
+  if (typeof value !== "object" || value === null) {
+    return err(`${who} returned ${String(value)} ${expected}`);
+  }
+  if (key === "state" && !(key in value)) {
+    return err(`${who} returned an object without \`${key}\` ${expected}`);
+  }
+  const { [key]: snapshot, events } = value as Record<string, unknown>;
+  if (events !== undefined && !Array.isArray(events)) {
+    return err(`${who} returned \`events\` that is not an array`);
+  }
+  return ok({ snapshot, events: events ?? [] });
 }

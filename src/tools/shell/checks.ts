@@ -11,23 +11,23 @@ import type {
   WarningSink,
 } from "../core/types.js";
 
-/** Throws a `TypeError` unless `component` has `getSchema()` and `execute()`. */
+/** The application's mistake, found at construction. */
+export function misuse(problem: string): never {
+  throw new TypeError(`igniteTools: ${problem}`);
+}
+
+/** Throws a `TypeError` unless `component` has `getSchema()`, `execute()` and no odd `canExecute`. */
 export function checkComponent(component: AgentComponent<unknown, RuntimeEvent>): void {
   // Whatever its type says: JavaScript callers pass anything.
   const value: unknown = component;
   if ((typeof value !== "object" && typeof value !== "function") || value === null) {
-    throw new TypeError(
-      `igniteTools(component) expects an object with getSchema() and execute(), not ${String(value)}`,
-    );
+    misuse("the component must be an object with getSchema() and execute()");
   }
-  for (const method of ["getSchema", "execute"] as const) {
-    if (typeof component[method] !== "function") {
-      throw new TypeError(`igniteTools: the component has no ${method}() method`);
+  for (const method of ["getSchema", "execute", "canExecute"] as const) {
+    const found = component[method];
+    if (typeof found !== "function" && (method !== "canExecute" || found != null)) {
+      misuse(`component.${method} is not a function`);
     }
-  }
-  const { canExecute } = component;
-  if (canExecute !== undefined && canExecute !== null && typeof canExecute !== "function") {
-    throw new TypeError("igniteTools: the component's canExecute is not a function");
   }
 }
 
@@ -39,17 +39,11 @@ export function checkOptions<Project>(options: {
 }): { timeoutMs: number | undefined; project: Project | undefined } {
   const { timeoutMs, project, onWarning } = options;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
-    throw new TypeError(
-      `igniteTools: timeoutMs must be a number of milliseconds ≥ 0 (or Infinity for none), not ${String(timeoutMs)}`,
-    );
+    misuse(`timeoutMs must be a number ≥ 0 (Infinity for none), not ${String(timeoutMs)}`);
   }
-  for (const [key, value] of [
-    ["project", project],
-    ["onWarning", onWarning],
-  ] as const) {
-    if (value !== undefined && typeof value !== "function") {
-      throw new TypeError(`igniteTools: ${key} must be a function`);
-    }
+  if (project !== undefined && typeof project !== "function") misuse("project is not a function");
+  if (onWarning !== undefined && typeof onWarning !== "function") {
+    misuse("onWarning is not a function");
   }
   // No limit at all needs no timer at all.
   return { timeoutMs: timeoutMs === Number.POSITIVE_INFINITY ? undefined : timeoutMs, project };
@@ -96,14 +90,13 @@ export function gatingWarnings(
     warn({
       code: "gated-without-canExecute",
       command: tool.name,
-      message: `Command ${JSON.stringify(tool.name)} is gated, but the component has no canExecute(): it is offered in every state.`,
+      message: `Command ${JSON.stringify(tool.name)} is gated but there is no canExecute(): it is always offered.`,
     });
   }
   if (hasCanExecute && !gated && declared.length > 0) {
     warn({
       code: "canExecute-without-gated",
-      message:
-        "The component has canExecute() but no gated command, so canExecute() is never asked. Mark the commands whose availability depends on the state with `gated: true`.",
+      message: "canExecute() is never asked: no command is `gated: true`.",
     });
   }
 }

@@ -102,33 +102,3 @@ export function withDeadline<T>(
     );
   });
 }
-
-/**
- * Waits for `work` unless `signal` aborts first. A `work` that has already settled when the wait
- * begins on an already aborted signal still wins: it is given until the next macrotask, so a
- * reply that arrived with the abort is not thrown away, and a reply that never comes is not
- * waited for.
- */
-export function unlessAborted<T>(
-  work: Promise<T>,
-  signal: AbortSignalLike | undefined,
-): Promise<Waited<T>> {
-  if (signal === undefined) return work.then((value) => ({ done: true, value }));
-  return new Promise<Waited<T>>((resolve, reject) => {
-    const stop = () => {
-      stopWaiting();
-      resolve({ done: false, stop: "aborted" });
-    };
-    const stopWaiting = signal.aborted ? after(0, stop) : onAbort(signal, stop);
-    work.then(
-      (value) => {
-        stopWaiting();
-        resolve({ done: true, value });
-      },
-      (error: unknown) => {
-        stopWaiting();
-        reject(error);
-      },
-    );
-  });
-}

@@ -6,7 +6,7 @@
 
 import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "../core/types.js";
 import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
-import { unlessAborted } from "./deadline.js";
+import { withDeadline } from "./deadline.js";
 
 /**
  * What the loop hands the application's model function each turn.
@@ -159,8 +159,13 @@ export async function runToolLoop<
     const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
     let reply: Returned;
     try {
-      // Raced against the signal: a model call that ignores it does not hold the loop.
-      const waited = await unlessAborted(model(request), signal);
+      const asked = model(request);
+      // Raced against the signal: a model call that ignores it does not hold the loop. When the
+      // signal aborted during the call itself, a reply that has already arrived is still taken:
+      // it is given until the next macrotask, and a reply that never comes is not waited for.
+      const waited = signal?.aborted
+        ? await withDeadline(asked, 0, undefined)
+        : await withDeadline(asked, undefined, signal);
       if (!waited.done) return end("aborted");
       reply = waited.value;
     } catch (error) {
