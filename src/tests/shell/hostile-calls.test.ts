@@ -162,6 +162,7 @@ describe("execute receives exactly the validated value, as a plain JSON snapshot
       gone: undefined,
       fn: () => 1,
       holes: [undefined, () => 1],
+      [Symbol("hidden")]: "not JSON",
     });
     await tools.invoke({ name: "note", input });
     expect(received).toEqual([JSON.parse(JSON.stringify(input))]);
@@ -172,6 +173,22 @@ describe("execute receives exactly the validated value, as a plain JSON snapshot
     ]);
     expect(Object.hasOwn(received[0] as object, "__proto__")).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("copies no key a polluted Object.prototype makes enumerable", async () => {
+    const { component, received } = recorder();
+    const prototype = Object.prototype as Record<string, unknown>;
+    Object.defineProperty(prototype, "injected", {
+      value: { admin: true },
+      enumerable: true,
+      configurable: true,
+    });
+    try {
+      await igniteTools(component).invoke({ name: "set", input: { n: 1 } });
+    } finally {
+      delete prototype.injected;
+    }
+    expect(Object.keys(received[0] as object)).toEqual(["n"]);
   });
 
   it("answers InvalidInput when reading the input throws, and does not execute", async () => {

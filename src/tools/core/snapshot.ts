@@ -20,7 +20,7 @@ export function jsonSnapshot(value: unknown): unknown {
 }
 
 function copy(value: object): unknown {
-  const toJSON: unknown = Reflect.get(value, "toJSON");
+  const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === "function") return item(toJSON.call(value, ""));
   if (Array.isArray(value)) {
     const length = value.length;
@@ -34,19 +34,30 @@ function copy(value: object): unknown {
   if (value instanceof String || value instanceof Number || value instanceof Boolean) {
     return item(value.valueOf());
   }
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const entry = item(Reflect.get(value, key));
-    if (entry === undefined) continue;
-    // Assignment would set the prototype for `__proto__`; a JSON object has it as a plain key.
-    if (key === "__proto__") {
-      Object.defineProperty(out, key, {
-        value: entry,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else out[key] = entry;
+  // A spread reads each own enumerable property once (getters and proxy traps included) and
+  // keeps `__proto__` an own key, as JSON.parse does: the fastest copy there is. What JSON would
+  // not carry is then taken out of the copy, and nested objects are copied in turn.
+  const out: Record<string | symbol, unknown> = { ...value };
+  const symbols = Object.getOwnPropertySymbols(out);
+  for (let index = 0; index < symbols.length; index++) delete out[symbols[index] as symbol];
+  for (const key in out) {
+    const entry = out[key];
+    if (typeof entry === "object" && entry !== null) {
+      // for…in (no key array to allocate) also visits inherited keys: only own ones are copied.
+      if (!Object.hasOwn(out, key)) continue;
+      const copied = copy(entry);
+      // Assignment would set the prototype for `__proto__`; a JSON object has it as a plain key.
+      if (key === "__proto__") {
+        Object.defineProperty(out, key, {
+          value: copied,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[key] = copied;
+    } else if (entry === undefined || typeof entry === "function" || typeof entry === "symbol") {
+      delete out[key]; // a no-op for an inherited key
+    }
   }
   return out;
 }

@@ -293,21 +293,12 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       const running = new Promise<unknown>((resolve) => resolve(start(command, input)));
       const waited = await withDeadline(running, timeoutMs, signal);
       if (waited.done) return observe(command, called, waited.value);
-      return err(
-        waited.stop === "timeout"
-          ? executeFailed(
-              command,
-              "timeout",
-              `did not finish within ${timeoutMs} ms. ${MAYBE_RAN}`,
-              {
-                called,
-              },
-            )
-          : executeFailed(command, "aborted", `was aborted while running. ${MAYBE_RAN}`, {
-              cause: signal?.reason,
-              called,
-            }),
-      );
+      if (waited.stop === "timeout") {
+        const detail = `did not finish within ${timeoutMs} ms. ${MAYBE_RAN}`;
+        return err(executeFailed(command, "timeout", detail, { called }));
+      }
+      const detail = `was aborted while running. ${MAYBE_RAN}`;
+      return err(executeFailed(command, "aborted", detail, { cause: signal?.reason, called }));
     } catch (error) {
       return err(threw(command, error, called));
     }
@@ -462,16 +453,16 @@ function readObservation(
   who: string,
   key: "state" | "snapshot",
 ): Result<Observation, string> {
-  const expected = `instead of { ${key}, events }`;
   if (typeof value !== "object" || value === null) {
-    return err(`${who} returned ${String(value)} ${expected}`);
+    return err(`${who} returned ${String(value)} instead of { ${key}, events }`);
   }
-  if (key === "state" && !(key in value)) {
-    return err(`${who} returned an object without \`${key}\` ${expected}`);
+  if (key === "state" && !("state" in value)) {
+    return err(`${who} returned an object without \`state\` instead of { state, events }`);
   }
-  const { [key]: snapshot, events } = value as Record<string, unknown>;
+  const read = value as Record<string, unknown>;
+  const events = read.events;
   if (events !== undefined && !Array.isArray(events)) {
     return err(`${who} returned \`events\` that is not an array`);
   }
-  return ok({ snapshot, events: events ?? [] });
+  return ok({ snapshot: read[key], events: events ?? [] });
 }
