@@ -161,14 +161,14 @@ describe("execute receives exactly the validated value, as a plain JSON snapshot
       label: new String("lamp"),
       gone: undefined,
       fn: () => 1,
-      holes: [undefined, () => 1],
+      holes: [undefined, () => 1, Symbol("no")],
       [Symbol("hidden")]: "not JSON",
     });
     await tools.invoke({ name: "note", input });
     expect(received).toEqual([JSON.parse(JSON.stringify(input))]);
     expect(received).toEqual([
       JSON.parse(
-        '{"__proto__": {"polluted": true}, "list": [1], "when": "2026-01-02T03:04:05.000Z", "label": "lamp", "holes": [null, null]}',
+        '{"__proto__": {"polluted": true}, "list": [1], "when": "2026-01-02T03:04:05.000Z", "label": "lamp", "holes": [null, null, null]}',
       ),
     ]);
     expect(Object.hasOwn(received[0] as object, "__proto__")).toBe(true);

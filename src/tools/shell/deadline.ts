@@ -17,12 +17,11 @@ export type Waited<T> = { done: true; value: T } | { done: false; stop: "timeout
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Calls `callback` once, `ms` milliseconds from now, and returns what cancels it. Any length
- * works: a delay past the timers' 2³¹−1 ms limit is waited in steps, and `Infinity` never fires
- * and holds no timer.
+ * Calls `callback` once, `ms` milliseconds from now, and returns what cancels it. Any finite
+ * length works: a delay past the timers' 2³¹−1 ms limit is waited in steps. (No limit at all is
+ * no timer at all: the shell turns `timeoutMs: Infinity` into none before it gets here.)
  */
 export function after(ms: number, callback: () => void): () => void {
-  if (ms === Number.POSITIVE_INFINITY) return () => undefined;
   let handle: unknown;
   const arm = (left: number) => {
     handle =
