@@ -115,6 +115,7 @@ const STOPS: Record<ToolLoopStop, string> = {
   done: "the model answered without calling a tool",
   maxTurns: "the turn budget ran out",
   aborted: "aborted",
+  error: "the model call failed",
 };
 
 /** The room as it ended, and why the loop stopped. */

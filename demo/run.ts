@@ -136,6 +136,8 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
           write(formatTurn(s, record, label));
         },
       });
+      // The loop keeps the transcript and returns the model's failure; the demo reports it.
+      if (result.stop === "error") throw result.error;
       write(formatFinal(s, room.state, result.stop, turns));
       return { stop: result.stop, state: room.state, turns };
     },

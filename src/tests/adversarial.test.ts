@@ -110,17 +110,23 @@ describe("adversarial catalogue", () => {
 
   it("getSchema throwing answers ExecuteFailed and executes nothing", async () => {
     const execute = vi.fn();
+    let checked = false; // the first read is igniteTools checking the component
     const tools = igniteTools(
       {
         getSchema: () => {
-          throw new TypeError("boom");
+          if (checked) throw new TypeError("boom");
+          checked = true;
+          return { commands: { go: {} } };
         },
         execute,
       },
       fakeDialect,
     );
     const blocks = await tools.handleToolCalls({ toolCalls: [{ id: "1", name: "go", input: {} }] });
-    expect(blocks[0]).toMatchObject({ ok: false, error: { kind: "ExecuteFailed" } });
+    expect(blocks[0]).toMatchObject({
+      ok: false,
+      error: { kind: "ExecuteFailed", reason: "schema" },
+    });
     expect(execute).not.toHaveBeenCalled();
   });
 

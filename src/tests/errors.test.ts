@@ -49,16 +49,19 @@ describe("error messages a model reads", () => {
   });
 
   it("name the call whose schema could not be read, even when its name is not a string", async () => {
+    let checked = false; // the first read is igniteTools checking the component
     const component: AgentComponent = {
       getSchema: () => {
-        throw "down";
+        if (checked) throw "down";
+        checked = true;
+        return { commands: {} };
       },
       execute: () => ({ state: 0, events: [] }),
     };
     const result = await igniteTools(component).invoke({ name: 7 as unknown as string, input: {} });
     expect(result).toMatchObject({
       ok: false,
-      error: { kind: "ExecuteFailed", name: "(unnamed)" },
+      error: { kind: "ExecuteFailed", reason: "schema", name: "(unnamed)" },
     });
   });
 

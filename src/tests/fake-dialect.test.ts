@@ -88,9 +88,12 @@ describe("fakeDialect", () => {
   });
 
   it("answers every call with ExecuteFailed when getSchema throws, without rejecting", async () => {
+    let checked = false; // the first read is igniteTools checking the component
     const component: AgentComponent = {
       getSchema: () => {
-        throw new Error("offline");
+        if (checked) throw new Error("offline");
+        checked = true;
+        return { commands: {} };
       },
       execute: () => ({ state: null, events: [] }),
     };
@@ -100,9 +103,9 @@ describe("fakeDialect", () => {
         { id: "2", name: "b", input: {} },
       ],
     });
-    expect(blocks.map((block) => !block.ok && block.error.kind)).toEqual([
-      "ExecuteFailed",
-      "ExecuteFailed",
+    expect(blocks.map((block) => !block.ok && block.error)).toMatchObject([
+      { kind: "ExecuteFailed", reason: "schema" },
+      { kind: "ExecuteFailed", reason: "schema" },
     ]);
   });
 

@@ -59,6 +59,7 @@ describe("timeouts", () => {
       ok: false,
       error: {
         kind: "ExecuteFailed",
+        reason: "timeout",
         message: expect.stringMatching(/did not finish within 50 ms.*check the state/),
       },
     });
@@ -94,11 +95,14 @@ describe("cancellation", () => {
     controller.abort();
     expect(await running).toMatchObject({
       ok: false,
-      error: { message: expect.stringMatching(/aborted while running/) },
+      error: { reason: "aborted", message: expect.stringMatching(/aborted while running/) },
     });
     expect(await queued).toMatchObject({
       ok: false,
-      error: { message: expect.stringMatching(/aborted before it ran; nothing was executed/) },
+      error: {
+        reason: "cancelled",
+        message: expect.stringMatching(/aborted before it ran; nothing was executed/),
+      },
     });
     expect(executed()).toBe(1);
   });
@@ -224,6 +228,7 @@ describe("result projection", () => {
       ok: false,
       error: {
         kind: "ExecuteFailed",
+        reason: "projection",
         message: expect.stringMatching(/ran, but .*summary failed.*Do not call it again/),
       },
     });

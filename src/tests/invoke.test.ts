@@ -124,6 +124,7 @@ describe("igniteTools: invoke", () => {
         kind: "ExecuteFailed",
         name: "go",
         message: 'Command "go" failed: timeout upstream',
+        reason: "threw",
         cause,
       }),
     );
@@ -142,9 +143,12 @@ describe("igniteTools: invoke", () => {
 
   it("answers ExecuteFailed when getSchema throws, and does not execute", async () => {
     const execute = vi.fn();
+    let checked = false; // the first read is igniteTools checking the component
     const component: AgentComponent = {
       getSchema: () => {
-        throw new Error("not ready");
+        if (checked) throw new Error("not ready");
+        checked = true;
+        return { commands: { go: {} } };
       },
       execute,
     };
@@ -153,6 +157,7 @@ describe("igniteTools: invoke", () => {
       ok: false,
       error: {
         kind: "ExecuteFailed",
+        reason: "schema",
         message: 'Command "go" failed: getSchema() threw: not ready',
       },
     });
@@ -177,13 +182,19 @@ describe("igniteTools: invoke", () => {
     );
     for (value of [undefined, null, 7]) {
       const result = await tools.invoke({ name: "go", input: {} });
-      expect(result).toMatchObject({ ok: false, error: { kind: "ExecuteFailed" } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { kind: "ExecuteFailed", reason: "malformed-result" },
+      });
       expect(!result.ok && result.error.message).toMatch(/instead of \{ state, events \}/);
     }
     value = { state: 1, events: "incremented" };
     expect(await tools.invoke({ name: "go", input: {} })).toMatchObject({
       ok: false,
-      error: { message: expect.stringMatching(/`events` that is not an array/) },
+      error: {
+        reason: "malformed-result",
+        message: expect.stringMatching(/`events` that is not an array/),
+      },
     });
   });
 

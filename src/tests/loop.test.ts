@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   type FakeMessage,
   type FakeResponse,
+  type FakeToolDefs,
   fakeDialect,
   igniteTools,
   lastResults,
@@ -137,13 +138,21 @@ describe("runToolLoop", () => {
     expect(model).toHaveBeenCalledTimes(1);
   });
 
-  it("rejects with the model's own error when the model call fails for another reason", async () => {
-    const model = async (): Promise<FakeResponse> => {
-      throw new Error("401 invalid api key");
+  it("returns the transcript so far with the model's own error when the model call fails for another reason", async () => {
+    const failure = new Error("401 invalid api key");
+    const { model: scriptedTurns } = scripted([{ id: "1", name: "increment", input: {} }]);
+    const model = async (request: ModelRequest<FakeToolDefs, FakeMessage>) => {
+      if (request.turn === 2) throw failure;
+      return scriptedTurns(request);
     };
-    await expect(
-      runToolLoop({ tools: igniteTools(new Counter(), fakeDialect), model, messages: start }),
-    ).rejects.toThrow("401");
+    const result = await runToolLoop({
+      tools: igniteTools(new Counter(), fakeDialect),
+      model,
+      messages: start,
+    });
+    expect(result).toMatchObject({ stop: "error", error: failure, steps: [{ turn: 1 }] });
+    expect(result.snapshot).toMatchObject({ count: 1 });
+    expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
   });
 
   it("reports each step to onStep with its calls, answers and errors", async () => {

@@ -294,7 +294,10 @@ describe("resolveCall: validation", () => {
   it("answers ExecuteFailed rather than throwing when the schema itself is malformed", () => {
     const broken = { commands: { run: { input: { type: "strnig" } } } };
     expect(errorOf(resolveCall(broken, "run", {})).message).toMatch(/invalid input schema/);
-    expect(errorOf(resolveCall({} as AgentSchema, "run", {})).kind).toBe("UnknownCommand");
+    expect(errorOf(resolveCall({} as AgentSchema, "run", {}))).toMatchObject({
+      kind: "ExecuteFailed",
+      reason: "schema",
+    });
   });
 
   it("answers InvalidInput rather than throwing when reading the input throws", () => {

@@ -11,6 +11,7 @@ export type {
   AgentSchema,
   CommandSchema,
   EffectFlags,
+  ExecuteFailedReason,
   ExecuteResult,
   JsonSchema,
   LoopDialect,

@@ -417,10 +417,11 @@ describe("gemini.toToolResult", () => {
 
   it("answers with the provider name the model called", () => {
     const mapped: NeutralToolCall = { ...parsed, name: "set limit", toolName: "set_limit_abc" };
+    // The bridge makes the message with the name the model called; the dialect keeps it as is.
     const error: ToolError = {
       kind: "ExecuteFailed",
       name: "set limit",
-      message: 'Command "set limit" failed: no',
+      message: 'Command "set_limit_abc" failed: no',
     };
     expect(gemini.toToolResult(mapped, err(error)).functionResponse).toEqual({
       name: "set_limit_abc",

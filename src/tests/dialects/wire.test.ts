@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildManifest, err, type NeutralManifest, ok, resolveCall } from "../../tools/index.js";
+import {
+  buildManifest,
+  err,
+  igniteTools,
+  type NeutralManifest,
+  ok,
+  resolveCall,
+} from "../../tools/index.js";
 import { decodeArguments, describeValue, objectArguments } from "../../tools/wire/arguments.js";
 import { GEMINI_NAMES, MCP_NAMES, OPENAI_NAMES } from "../../tools/wire/names.js";
 import {
@@ -388,12 +395,15 @@ describe("what the model reads back", () => {
     );
   });
 
-  it("names the tool as the provider knows it", () => {
-    const error = resolveCall({ commands: { "todo.add": {} } }, "todo.add", 5);
+  it("names the tool as the provider knows it: the message is made with that name", async () => {
+    const tools = igniteTools({
+      getSchema: () => ({ commands: { "todo.add": {} } }),
+      execute: () => ({ state: null, events: [] }),
+    });
+    const call = { name: "todo.add", toolName: "todo_add_1x", input: 5 };
+    const error = await tools.invoke(call);
     if (error.ok) throw new Error("expected an error");
-    expect(
-      errorText({ name: "todo.add", toolName: "todo_add_1x", input: 5 }, error.error),
-    ).toContain('Invalid input for "todo_add_1x"');
+    expect(errorText(call, error.error)).toContain('Invalid input for "todo_add_1x"');
   });
 
   it("encodes what JSON cannot by one rule, and never throws", () => {

@@ -1,56 +1,100 @@
 /**
  * The `ToolError` constructors. Every message is written for the model that made the call: what
- * went wrong and what to do next, never a stack trace.
+ * went wrong and what to do next, never a stack trace. Each message is made here, once, and
+ * quotes the name the model called — the provider's tool name when a dialect mapped it — so no
+ * layer rewrites a message after the fact.
  */
-import type { ToolError, ValidationIssue } from "./types.js";
+import type { ExecuteFailedReason, ToolError, ValidationIssue } from "./types.js";
 
 /** A call named something that is not a command of the component. */
 export function unknownCommand(name: string): ToolError {
+  // The name was never offered, so it may be anything a model wrote: clip it.
   return {
     kind: "UnknownCommand",
     name,
-    message: `Unknown command ${quote(name)}. Call one of the tools you were offered.`,
+    message: `Unknown command ${quote(clip(name))}. Call one of the tools you were offered.`,
   };
 }
 
-/** A gated command that the component does not allow in its current state. */
-export function unavailable(name: string): ToolError {
+/**
+ * A gated command that the component does not allow in its current state. `called` is the tool
+ * name the model used, when it differs from the command's.
+ */
+export function unavailable(name: string, called = name): ToolError {
   return {
     kind: "Unavailable",
     name,
-    message: `Command ${quote(name)} is not available in the current state. Use one of the tools offered now.`,
+    message: `Command ${quote(called)} is not available in the current state. Use one of the tools offered now.`,
   };
 }
 
 /** Input that fails the command's schema; every issue is listed. */
-export function invalidInput(name: string, issues: ValidationIssue[]): ToolError {
+export function invalidInput(name: string, issues: ValidationIssue[], called = name): ToolError {
   const listed = issues.map((issue) => `${issue.path || "input"} ${issue.message}`).join("; ");
   return {
     kind: "InvalidInput",
     name,
     issues,
-    message: `Invalid input for ${quote(name)}: ${listed}. Fix the input and call again.`,
+    message: `Invalid input for ${quote(called)}: ${listed}. Fix the input and call again.`,
   };
 }
 
-/** The command could not run, or ran and failed; `cause` keeps what was thrown. */
-export function executeFailed(name: string, cause: unknown, reason = describe(cause)): ToolError {
+/** What an `ExecuteFailed` carries beside its reason. */
+export interface Failure {
+  /** What was thrown, when something was. */
+  cause?: unknown;
+  /** The tool name the model used, when it differs from the command's. */
+  called?: string;
+}
+
+/**
+ * The command could not run, or ran and failed: `Command "name" failed: <detail>`. `reason` is
+ * for the application, `cause` keeps what was thrown.
+ */
+export function executeFailed(
+  name: string,
+  reason: ExecuteFailedReason,
+  detail: string,
+  { cause, called = name }: Failure = {},
+): ToolError {
   return {
     kind: "ExecuteFailed",
     name,
-    message: `Command ${quote(name)} failed: ${reason}`,
+    message: `Command ${quote(called)} failed: ${detail}`,
+    reason,
     cause,
   };
 }
 
+/** `execute` threw `cause`: the message carries its one-line description. */
+export function threw(name: string, cause: unknown, called = name): ToolError {
+  return executeFailed(name, "threw", describe(cause), { cause, called });
+}
+
+/** The application's own bug, found at call time: said so, so the model does not retry. */
+export function applicationBug(
+  name: string,
+  reason: ExecuteFailedReason,
+  problem: string,
+  failure: Failure = {},
+): ToolError {
+  return executeFailed(
+    name,
+    reason,
+    `${problem}. This is a bug in the application, not in your call.`,
+    failure,
+  );
+}
+
 const MAX_SHOWN = 200;
 
-function clip(text: string): string {
+/** `text` cut at 200 characters with an ellipsis: names never offered and thrown messages. */
+export function clip(text: string): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
 }
 
 function quote(name: string): string {
-  return JSON.stringify(clip(name));
+  return JSON.stringify(name);
 }
 
 /** A one-line account of a thrown value: an error's message, never its stack. */

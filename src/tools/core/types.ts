@@ -148,12 +148,85 @@ export interface ValidationIssue {
   keyword?: string;
 }
 
-/** Why a call was not executed, or failed when it was. Errors are values, never throws. */
+/**
+ * Why an `ExecuteFailed` happened, for the application (the model reads the message). Four are
+ * the application's bugs to report (`schema`, `malformed-result`, `projection`, `reentrant`),
+ * three are about time (`timeout`, `aborted`, `cancelled`), one is the command's own failure
+ * (`threw`).
+ *
+ * - `threw` — `execute` threw or rejected; `cause` is what it threw. Ran, perhaps in part.
+ * - `timeout` — `execute` did not settle within `timeoutMs`. It may still take effect.
+ * - `aborted` — the signal aborted while `execute` ran. It may still take effect.
+ * - `cancelled` — the signal aborted before the call's turn: nothing was executed, safe to retry.
+ * - `malformed-result` — `execute` returned something that is not `{ state, events? }`. It ran.
+ * - `schema` — the application's schema could not be used for this call: `getSchema()` threw or
+ *   returned no `commands`, the command's declaration is malformed, or its input schema does not
+ *   compile. Nothing was executed.
+ * - `projection` — `execute` succeeded but `project` threw or returned something that is not an
+ *   observation. It ran: not to be retried.
+ * - `reentrant` — `invoke` was called on the bridge from inside that bridge's own `execute`,
+ *   which would wait for itself forever. Nothing was executed.
+ */
+export type ExecuteFailedReason =
+  | "threw"
+  | "timeout"
+  | "aborted"
+  | "cancelled"
+  | "malformed-result"
+  | "schema"
+  | "projection"
+  | "reentrant";
+
+/**
+ * Why a call was not executed, or failed when it was. Errors are values, never throws: `invoke`
+ * resolves a `ToolError` and the dialect turns it into a result block the model reads. `name` is
+ * the command (as declared); `message` is written for the model and quotes the tool name it
+ * called (the provider name, when the dialect mapped it).
+ *
+ * @example
+ * ```ts
+ * const result = await tools.invoke({ name: "save", input: {} });
+ * if (!result.ok && result.error.kind === "ExecuteFailed" && result.error.reason === "timeout") {
+ *   // retry later; a `schema` or `malformed-result` reason is a bug to report instead
+ * }
+ * ```
+ */
 export type ToolError =
+  /**
+   * The name is not an own command of the schema (the model invented it, or the command was
+   * withdrawn). Nothing was executed.
+   *
+   * @example `Unknown command "explode". Call one of the tools you were offered.`
+   */
   | { kind: "UnknownCommand"; name: string; message: string }
+  /**
+   * The input fails the command's schema or the input limits; `issues` lists every problem with
+   * its JSON Pointer. Nothing was executed.
+   *
+   * @example `Invalid input for "setLimit": input must be <= 12. Fix the input and call again.`
+   */
   | { kind: "InvalidInput"; name: string; issues: ValidationIssue[]; message: string }
+  /**
+   * The command is gated and `canExecute` did not return `true` for it now. Nothing was executed.
+   *
+   * @example `Command "boost" is not available in the current state. Use one of the tools offered now.`
+   */
   | { kind: "Unavailable"; name: string; message: string }
-  | { kind: "ExecuteFailed"; name: string; message: string; cause?: unknown };
+  /**
+   * The command could not run, or ran and failed; `reason` says which way, `cause` keeps what was
+   * thrown. Every `ExecuteFailed` the bridge makes has a `reason`; the field is optional only so
+   * that `ToolError` values written by hand before it existed still type-check.
+   *
+   * @example `Command "save" failed: disk full`
+   */
+  | {
+      kind: "ExecuteFailed";
+      name: string;
+      message: string;
+      /** Machine-readable: retry a `timeout`, report a `schema`. See `ExecuteFailedReason`. */
+      reason?: ExecuteFailedReason;
+      cause?: unknown;
+    };
 
 /** What a dialect may know beyond the commands offered now. */
 export interface ToolDefsContext {

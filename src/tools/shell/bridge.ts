@@ -3,14 +3,15 @@
  * comes from the pure core; everything it answers is a value.
  */
 
-import { describe, executeFailed, unknownCommand } from "../core/errors.js";
+import { clip, describe, executeFailed, threw } from "../core/errors.js";
 import { buildManifest, type CoreOptions } from "../core/manifest.js";
-import { resolveToolCall } from "../core/resolve.js";
+import { readCall, resolveToolCall } from "../core/resolve.js";
 import { err, ok, type Result } from "../core/result.js";
 import type {
   AbortSignalLike,
   AgentComponent,
   AgentSchema,
+  ExecuteFailedReason,
   LoopDialect,
   NeutralManifest,
   NeutralToolCall,
@@ -19,28 +20,64 @@ import type {
   RuntimeEvent,
   ToolDialect,
   ToolError,
+  WarningSink,
 } from "../core/types.js";
+import { checkComponent, checkOptions, gatingWarnings, onceEach } from "./checks.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
 
-/** Options of `igniteTools`. */
+/**
+ * Options of `igniteTools`: the input limits and validator of the core, and what the shell adds.
+ *
+ * @example
+ * ```ts
+ * const tools = igniteTools(component, openai, {
+ *   timeoutMs: 10_000,
+ *   project: ({ snapshot, events }) => ({ snapshot: summarise(snapshot), events }),
+ *   onWarning: (warning) => log.warn(warning.code, warning.message),
+ * });
+ * ```
+ */
 export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
   extends CoreOptions {
   /**
-   * How long one `execute` may take before its call is answered `ExecuteFailed`. No limit by
-   * default. The queue moves on when the call is answered, not when the late `execute` settles.
+   * How long one `execute` may take, in milliseconds, before its call is answered
+   * `ExecuteFailed` with reason `timeout`. Any length works (beyond the timers' 2³¹−1 ms it is
+   * waited in steps); `Infinity` means no limit. The queue moves on when the call is answered,
+   * not when the late `execute` settles.
+   *
+   * @default undefined — no limit
    */
   timeoutMs?: number;
   /**
    * What the model sees of a successful call — a summary instead of a large snapshot. `invoke`
-   * still returns the full observation; only result blocks are projected.
+   * still returns the full observation; only result blocks are projected. A `project` that throws
+   * or returns something that is not `{ snapshot, events? }` answers the call `ExecuteFailed`
+   * with reason `projection` (the command ran); every call is still answered.
+   *
+   * @default undefined — the model sees the whole observation
    */
   project?: (observation: Observation<S, E>, call: NeutralToolCall) => Observation;
+  /**
+   * Hears what the application should know and the model never sees: a gated command without
+   * `canExecute`, a `canExecute` that is never asked or that throws, and whatever a dialect could
+   * not send as it was (strict mode dropped, a keyword or a name changed). Each distinct warning
+   * is reported once per bridge, not every turn; a sink that throws is ignored.
+   *
+   * @default undefined — warnings are dropped
+   */
+  onWarning?: WarningSink;
 }
 
 /** Per-call options. */
 export interface InvokeOptions {
-  /** Aborting answers the call `ExecuteFailed` at once, whether it is queued or running. */
+  /**
+   * Aborting answers the call `ExecuteFailed` at once: reason `cancelled` when it had not run
+   * yet (nothing was executed), `aborted` when it was running. One signal may be shared by any
+   * number of calls; it carries one listener.
+   *
+   * @default undefined — the call cannot be aborted
+   */
   signal?: AbortSignalLike;
 }
 
@@ -66,8 +103,10 @@ export interface ToolBridge<S, E extends RuntimeEvent> {
   /** The pure check of a call against the live schema and availability; executes nothing. */
   resolveCall(name: string, input: unknown): Result<Route, ToolError>;
   /**
-   * Checks the call against a fresh schema and availability, then executes it exactly once.
-   * Calls run one at a time, in the order made. Never throws, never rejects.
+   * Checks the call against a fresh schema and availability, then executes it exactly once with
+   * a plain JSON copy of the input that was validated. Calls run one at a time, in the order
+   * made. Never throws, never rejects; a call made from inside this bridge's own `execute` is
+   * answered `ExecuteFailed` (reason `reentrant`) instead of waiting for itself.
    */
   invoke(
     call: NeutralToolCall,
@@ -104,19 +143,54 @@ export interface LoopToolBridge<S, E extends RuntimeEvent, ToolDefs, Response, R
   ): Message[];
 }
 
-/** Bridges `component` to a provider's tool and message format through `dialect`. */
+/**
+ * Bridges `component` to a provider's tool and message format through `dialect`: tool
+ * definitions for the commands available now, every call validated, gated, executed once and
+ * answered, and the conversation carried for `runToolLoop`.
+ *
+ * The component is checked here: a missing `getSchema` or `execute`, a malformed schema or a bad
+ * option is a `TypeError` naming the problem, thrown now rather than at a model's call.
+ *
+ * @example
+ * ```ts
+ * import { igniteTools } from "ignite-element/tools";
+ * import { openai } from "ignite-element/tools/openai";
+ *
+ * const tools = igniteTools(thermostat, openai, { timeoutMs: 5_000 });
+ * const reply = await client.chat.completions.create({ model, messages, tools: tools.toToolDefs() });
+ * const results = await tools.handleToolCalls(reply); // one tool message per call, in order
+ * ```
+ */
 export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock, Message>(
   component: AgentComponent<S, E>,
   dialect: LoopDialect<ToolDefs, Response, ResultBlock, Message>,
   options?: IgniteToolsOptions<S, E>,
 ): LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
-/** Bridges `component` to a provider's tool format through `dialect`. */
+/**
+ * Bridges `component` to a provider's tool format through `dialect`. Checks the component now:
+ * a malformed one is a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * const server = igniteTools(component, mcp); // tools/list and tools/call, answered
+ * ```
+ */
 export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock>(
   component: AgentComponent<S, E>,
   dialect: ToolDialect<ToolDefs, Response, ResultBlock>,
   options?: IgniteToolsOptions<S, E>,
 ): DialectToolBridge<S, E, ToolDefs, Response, ResultBlock>;
-/** Bridges `component` to neutral tool calls. */
+/**
+ * Bridges `component` to neutral tool calls: `manifest()`, `resolveCall` and `invoke`. Checks the
+ * component now: a malformed one is a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * const tools = igniteTools(counter);
+ * const result = await tools.invoke({ name: "increment", input: { by: 2 } });
+ * if (result.ok) console.log(result.value.snapshot);
+ * ```
+ */
 export function igniteTools<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   dialect?: undefined,
@@ -132,14 +206,44 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   | ToolBridge<S, E>
   | DialectToolBridge<S, E, ToolDefs, Response, ResultBlock>
   | LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message> {
-  const { timeoutMs, project } = options;
+  checkComponent(component);
+  const { timeoutMs, project } = checkOptions(options);
   const checked = withDefaults(options);
-  // Read fresh on every use: availability is a property of the component's state right now.
+  const warn = onceEach(options.onWarning);
+
+  // Read fresh on every use: availability is a property of the component's state right now. A
+  // throw fails closed, and the application hears of it.
   const canExecute = () =>
     typeof component.canExecute === "function"
-      ? (name: string) => component.canExecute?.(name) === true
+      ? (name: string) => {
+          try {
+            return component.canExecute?.(name) === true;
+          } catch (error) {
+            warn({
+              code: "canExecute-threw",
+              command: name,
+              message: `canExecute(${JSON.stringify(name)}) threw (${describe(error)}): the command is unavailable.`,
+            });
+            return false;
+          }
+        }
       : undefined;
-  const manifest = () => buildManifest(component.getSchema(), canExecute(), checked);
+  // Every declared command, available or not; the gating is audited on the way.
+  const declaredIn = (schema: AgentSchema): NeutralManifest => {
+    const declared = buildManifest(schema, undefined, checked);
+    if (options.onWarning)
+      gatingWarnings(declared, typeof component.canExecute === "function", warn);
+    return declared;
+  };
+  const availableIn = (declared: NeutralManifest): NeutralManifest => {
+    const can = canExecute();
+    return can === undefined ? declared : declared.filter((tool) => !tool.gated || can(tool.name));
+  };
+
+  // The component is checked now, not at a model's call: a malformed schema is a TypeError.
+  declaredIn(schemaAtConstruction(component));
+
+  const manifest = () => availableIn(declaredIn(component.getSchema()));
   const resolveCall = (name: string, input: unknown) =>
     resolveToolCall(component.getSchema(), { name, input }, canExecute(), checked);
 
@@ -147,54 +251,70 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
   ): Promise<Run<S, E>> => {
-    if (typeof call !== "object" || call === null) {
-      return { outcome: err(unknownCommand("(no call)")) };
-    }
     let schema: AgentSchema;
     try {
       schema = component.getSchema();
     } catch (error) {
-      const reason = `getSchema() threw: ${describe(error)}`;
-      return { outcome: err(executeFailed(nameOf(call), error, reason)) };
+      const detail = `getSchema() threw: ${describe(error)}`;
+      return { outcome: err(failed(call, "schema", detail, error)) };
     }
-    const route = resolveToolCall(schema, call, canExecute(), checked);
+    // The input is taken once as plain JSON: what was validated is exactly what runs.
+    const route = resolveToolCall(schema, call, canExecute(), checked, true);
     if (!route.ok) return { outcome: route };
-    const { command, input } = route.value;
     if (signal?.aborted) {
-      return { outcome: err(executeFailed(command, signal.reason, ABORTED_BEFORE)) };
+      return { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) };
     }
-    return { route: route.value, outcome: await execute(command, input, signal) };
+    return { route: route.value, outcome: await execute(route.value, call, signal) };
+  };
+
+  // True only while `component.execute` runs synchronously: an invoke then comes from inside it,
+  // and queueing it would wait for the very call that waits for it.
+  let executing = false;
+  const start = (command: string, input: unknown) => {
+    executing = true;
+    try {
+      return component.execute(command, input);
+    } finally {
+      executing = false;
+    }
   };
 
   const execute = async (
-    command: string,
-    input: unknown,
+    { command, input }: Route,
+    call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
   ): Promise<Result<Observation<S, E>, ToolError>> => {
+    const called = call.toolName ?? command;
     try {
       // Nothing to race: await the result itself (a throw, sync or async, lands in the catch).
       if (timeoutMs === undefined && signal === undefined) {
-        return observe(command, await component.execute(command, input));
+        return observe(command, called, await start(command, input));
       }
-      const running = new Promise<ExecuteResultLike<S, E>>((resolve) =>
-        resolve(component.execute(command, input)),
-      );
+      const running = new Promise<unknown>((resolve) => resolve(start(command, input)));
       const waited = await withDeadline(running, timeoutMs, signal);
-      if (waited.done) return observe(command, waited.value);
-      return err(
-        waited.stop === "timeout"
-          ? executeFailed(command, undefined, `did not finish within ${timeoutMs} ms. ${MAYBE_RAN}`)
-          : executeFailed(command, signal?.reason, `was aborted while running. ${MAYBE_RAN}`),
-      );
+      if (waited.done) return observe(command, called, waited.value);
+      if (waited.stop === "timeout") {
+        const detail = `did not finish within ${timeoutMs} ms. ${MAYBE_RAN}`;
+        return err(executeFailed(command, "timeout", detail, { called }));
+      }
+      const detail = `was aborted while running. ${MAYBE_RAN}`;
+      return err(executeFailed(command, "aborted", detail, { cause: signal?.reason, called }));
     } catch (error) {
-      return err(executeFailed(command, error));
+      return err(threw(command, error, called));
     }
   };
 
   // One call at a time, in the order made. Each call waits for the one before it to be
   // answered (or for its own signal); a timed-out call is answered, so the queue never stalls.
+  // Every promise in the chain resolves (a run never rejects), so no call can poison the next.
   let queue: Promise<unknown> = Promise.resolve();
-  const run = (call: NeutralToolCall, { signal }: InvokeOptions = {}): Promise<Run<S, E>> => {
+  const run = (raw: NeutralToolCall, invokeOptions?: InvokeOptions): Promise<Run<S, E>> => {
+    // The call's fields are read once, here; a call that cannot be read is answered at once.
+    const read = readCall(raw);
+    if (!read.ok) return Promise.resolve({ outcome: read });
+    const call = read.value;
+    if (executing) return Promise.resolve({ outcome: err(failed(call, "reentrant", REENTRANT)) });
+    const signal = invokeOptions?.signal;
     const previous = queue;
     if (signal === undefined) {
       // Nothing can answer this call before its turn: it waits for the one before, then runs.
@@ -206,7 +326,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       (waited): Promise<Run<S, E>> | Run<S, E> =>
         waited.done
           ? step(call, signal)
-          : { outcome: err(executeFailed(nameOf(call), signal?.reason, ABORTED_BEFORE)) },
+          : { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) },
     );
     queue = Promise.all([previous, running]).then(() => undefined);
     return running;
@@ -221,7 +341,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   // that became unavailable maps back to its name and is answered `Unavailable`.
   const declared = (): NeutralManifest => {
     try {
-      return buildManifest(component.getSchema(), undefined, checked);
+      return declaredIn(component.getSchema());
     } catch {
       return []; // each call is then answered by invoke, which reports the broken schema
     }
@@ -240,9 +360,13 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
         return { call, route, outcome, block: toToolResult(call, outcome) };
       }),
     );
+  const toToolDefs = () => {
+    const all = declaredIn(component.getSchema());
+    return dialect.toToolDefs(availableIn(all), { declared: all, warn });
+  };
   const withDialect: DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> = {
     ...bridge,
-    toToolDefs: () => dialect.toToolDefs(manifest()),
+    toToolDefs,
     parseToolCalls,
     toToolResult,
     answerToolCalls,
@@ -254,43 +378,91 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   return { ...withDialect, appendTurn: appendTurn.bind(dialect) };
 }
 
-const ABORTED_BEFORE = "was aborted before it ran; nothing was executed";
+const CANCELLED = "was aborted before it ran; nothing was executed";
 const MAYBE_RAN = "It may still take effect: check the state before calling it again.";
+const REENTRANT =
+  "was called from inside execute() on the same bridge and would wait for itself; nothing ran. " +
+  "This is a bug in the application, not in your call.";
 
-function nameOf(call: NeutralToolCall): string {
-  return typeof call === "object" && call !== null && typeof call.name === "string"
-    ? call.name
-    : "(unnamed)";
+/** The component's schema, read to check the component; a throw is the application's bug. */
+function schemaAtConstruction(component: AgentComponent<unknown, RuntimeEvent>): AgentSchema {
+  try {
+    return component.getSchema();
+  } catch (error) {
+    throw new TypeError(`igniteTools: getSchema() threw: ${describe(error)}`, { cause: error });
+  }
 }
 
+/**
+ * An `ExecuteFailed` for a call that was not resolved: its name is whatever the call said, so it
+ * is clipped like any name that was never checked.
+ */
+function failed(
+  call: NeutralToolCall,
+  reason: ExecuteFailedReason,
+  detail: string,
+  cause?: unknown,
+): ToolError {
+  const name = typeof call.name === "string" ? call.name : "(unnamed)";
+  return executeFailed(name, reason, detail, { cause, called: clip(call.toolName ?? name) });
+}
+
+/** What `project` made of an observation, checked: a bad projection is still an answer. */
 function projected<S, E extends RuntimeEvent>(
   project: (observation: Observation<S, E>, call: NeutralToolCall) => Observation,
   call: NeutralToolCall,
   observation: Observation<S, E>,
 ): Result<Observation, ToolError> {
+  let cause: unknown;
+  let read: Result<Observation, string>;
   try {
-    return ok(project(observation, call));
+    read = readObservation(project(observation, call), "project()", "snapshot");
   } catch (error) {
-    const reason = `ran, but its result could not be prepared for you (${describe(error)}). Do not call it again to retry.`;
-    return err(executeFailed(call.name, error, reason));
+    read = err(describe(error));
+    cause = error;
   }
+  if (read.ok) return read;
+  const detail = `ran, but its result could not be prepared for you (${read.error}). Do not call it again to retry.`;
+  return err(executeFailed(call.name, "projection", detail, { cause, called: call.toolName }));
 }
 
-/** `execute()`'s result as an observation; normalises a missing `events` to none. */
+/** `execute()`'s result as an observation; a missing `events` is none, a missing `state` a bug. */
 function observe<S, E extends RuntimeEvent>(
   command: string,
-  result: ExecuteResultLike<S, E>,
+  called: string,
+  result: unknown,
 ): Result<Observation<S, E>, ToolError> {
-  if (typeof result !== "object" || result === null) {
-    const reason = `execute() returned ${String(result)} instead of { state, events }`;
-    return err(executeFailed(command, result, reason));
+  let read: Result<Observation, string>;
+  try {
+    read = readObservation(result, "execute()", "state");
+  } catch (error) {
+    read = err(`execute() returned a result that could not be read (${describe(error)})`);
   }
-  const { state, events } = result;
-  if (events !== undefined && !Array.isArray(events)) {
-    return err(executeFailed(command, events, "execute() returned `events` that is not an array"));
-  }
-  return ok({ snapshot: state, events: events ?? [] });
+  // Typed by the component's own `execute`; at runtime only its shape could be checked.
+  if (read.ok) return read as Result<Observation<S, E>, never>;
+  return err(executeFailed(command, "malformed-result", read.error, { cause: result, called }));
 }
 
-/** What `execute()` may resolve at runtime, whatever its type says. */
-type ExecuteResultLike<S, E> = { state: S; events?: E[] } | null | undefined;
+/**
+ * `value` — what `execute` or `project` returned, whatever its type says — read as
+ * `{ [key], events? }`: a missing `events` is none, a missing `state` is an error (a `snapshot`
+ * may be left out). Throws what a getter or a proxy trap throws.
+ */
+function readObservation(
+  value: unknown,
+  who: string,
+  key: "state" | "snapshot",
+): Result<Observation, string> {
+  if (typeof value !== "object" || value === null) {
+    return err(`${who} returned ${String(value)} instead of { ${key}, events }`);
+  }
+  if (key === "state" && !("state" in value)) {
+    return err(`${who} returned an object without \`state\` instead of { state, events }`);
+  }
+  const read = value as Record<string, unknown>;
+  const events = read.events;
+  if (events !== undefined && !Array.isArray(events)) {
+    return err(`${who} returned \`events\` that is not an array`);
+  }
+  return ok({ snapshot: read[key], events: events ?? [] });
+}

@@ -98,14 +98,13 @@ function isPlainJson(value: unknown, depth: number): boolean {
   return true;
 }
 
-/** The text a model reads for an error: a clear first line, then the issues it can fix. */
-export function errorText(call: NeutralToolCall, error: ToolError): string {
-  // The model knows the tool by its provider name; say that name where the message quotes it.
-  const message =
-    call.toolName === undefined
-      ? error.message
-      : error.message.replaceAll(JSON.stringify(call.name), JSON.stringify(call.toolName));
-  const first = `Error (${error.kind}): ${message}`;
+/**
+ * The text a model reads for an error: a clear first line, then the issues it can fix. The
+ * message already quotes the tool name the model called (the core builds it from the call), so
+ * it is used as it is.
+ */
+export function errorText(_call: NeutralToolCall, error: ToolError): string {
+  const first = `Error (${error.kind}): ${error.message}`;
   return error.kind === "InvalidInput" ? `${first}\nIssues: ${toJsonText(error.issues)}` : first;
 }
 

@@ -1,0 +1,117 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
+import type { ChatCompletion } from "openai/resources/chat/completions";
+import { describe, expectTypeOf, it } from "vitest";
+import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
+import { type OpenAIChatMessage, openai } from "../../tools/dialects/openai.js";
+import {
+  type AbortSignalLike,
+  type ExecuteFailedReason,
+  type FakeMessage,
+  type FakeToolDefs,
+  fakeDialect,
+  igniteTools,
+  type ModelRequest,
+  runToolLoop,
+  type ToolError,
+  type ToolLoopStop,
+} from "../../tools/index.js";
+import { Counter } from "../fixtures.js";
+
+// Type-only: the clients are declared, never constructed; nothing here calls a model.
+declare const client: OpenAI;
+declare const claude: Anthropic;
+declare const history: OpenAIChatMessage[];
+declare const conversation: AnthropicMessage[];
+
+type OpenAIOptions = NonNullable<Parameters<OpenAI["chat"]["completions"]["create"]>[1]>;
+type AnthropicOptions = NonNullable<Parameters<Anthropic["messages"]["create"]>[1]>;
+
+describe("runToolLoop with the official SDK clients as the model function, no casts", () => {
+  it("hands the model the application's own AbortSignal, which both SDKs take as it is", () => {
+    expectTypeOf<ModelRequest<unknown, unknown, AbortSignal>["signal"]>().toExtend<
+      OpenAIOptions["signal"]
+    >();
+    expectTypeOf<ModelRequest<unknown, unknown, AbortSignal>["signal"]>().toExtend<
+      AnthropicOptions["signal"]
+    >();
+    // Without a signal, `request.signal` is `undefined`: every client takes that too.
+    expectTypeOf<ModelRequest<unknown, unknown, never>["signal"]>().toEqualTypeOf<undefined>();
+  });
+
+  it("runs over openai with client.chat.completions.create, and result.response is the ChatCompletion", () => {
+    const run = (signal: AbortSignal) =>
+      runToolLoop({
+        tools: igniteTools(new Counter(), openai),
+        model: ({ tools, messages, signal }) =>
+          client.chat.completions.create({ model: "gpt-4.1", tools, messages }, { signal }),
+        messages: history,
+        signal,
+      });
+    type Result = Awaited<ReturnType<typeof run>>;
+    // What create returned: the ChatCompletion (with the SDK's request id), not the dialect's type.
+    expectTypeOf<NonNullable<Result["response"]>>().toExtend<ChatCompletion>();
+    expectTypeOf<NonNullable<Result["response"]>["usage"]>().toEqualTypeOf<
+      OpenAI.CompletionUsage | undefined
+    >();
+  });
+
+  it("runs over openai without a signal as well", () => {
+    const run = () =>
+      runToolLoop({
+        tools: igniteTools(new Counter(), openai),
+        model: ({ tools, messages, signal }) =>
+          client.chat.completions.create({ model: "gpt-4.1", tools, messages }, { signal }),
+        messages: history,
+      });
+    type Result = Awaited<ReturnType<typeof run>>;
+    expectTypeOf<NonNullable<Result["response"]>>().toExtend<ChatCompletion>();
+  });
+
+  it("runs over anthropic with client.messages.create, and result.response is the Message", () => {
+    const run = (signal: AbortSignal) =>
+      runToolLoop({
+        tools: igniteTools(new Counter(), anthropic),
+        model: ({ tools, messages, signal }) =>
+          claude.messages.create(
+            { model: "claude-sonnet-4-5", max_tokens: 1024, tools, messages },
+            { signal },
+          ),
+        messages: conversation,
+        signal,
+        onStep: (step) => {
+          expectTypeOf(step.response).toExtend<Anthropic.Message>();
+        },
+      });
+    type Result = Awaited<ReturnType<typeof run>>;
+    expectTypeOf<NonNullable<Result["response"]>>().toExtend<Anthropic.Message>();
+    expectTypeOf<NonNullable<Result["response"]>["usage"]>().toEqualTypeOf<Anthropic.Usage>();
+  });
+
+  it("keeps a model typed with ModelRequest<ToolDefs, Message> working with any signal", () => {
+    const model = async (request: ModelRequest<FakeToolDefs, FakeMessage>) => {
+      expectTypeOf(request.signal).toEqualTypeOf<AbortSignalLike | undefined>();
+      return { toolCalls: [] };
+    };
+    const run = (signal: AbortSignal) =>
+      runToolLoop({ tools: igniteTools(new Counter(), fakeDialect), model, messages: [], signal });
+    expectTypeOf<Awaited<ReturnType<typeof run>>["stop"]>().toEqualTypeOf<ToolLoopStop>();
+  });
+});
+
+describe("ToolError says why", () => {
+  it("gives ExecuteFailed a machine-readable reason", () => {
+    type Failed = Extract<ToolError, { kind: "ExecuteFailed" }>;
+    expectTypeOf<Failed["reason"]>().toEqualTypeOf<ExecuteFailedReason | undefined>();
+    expectTypeOf<ExecuteFailedReason>().toEqualTypeOf<
+      | "threw"
+      | "timeout"
+      | "aborted"
+      | "cancelled"
+      | "malformed-result"
+      | "schema"
+      | "projection"
+      | "reentrant"
+    >();
+  });
+});
