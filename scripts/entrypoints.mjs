@@ -17,18 +17,24 @@ const read = (file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
 export function loadEntrypoints() {
   const { entrypoints, internal, bundles = [] } = read("entrypoints.json");
   const withOut = entrypoints.map((entry) => ({ ...entry, out: outOf(entry.subpath) }));
-  const modules = internal.map((item) => ({
-    ...item,
-    conditions: Object.fromEntries(
-      Object.entries(item.conditions).map(([condition, source]) => [
-        condition,
-        {
-          source,
-          out: `tools/internal/${item.import.slice(1)}${condition === "default" ? "" : `.${condition}`}`,
-        },
-      ]),
-    ),
-  }));
+  const modules = internal.map((item) => {
+    // Conditions that share a source (`browser` and `worker`) share one built file, named after
+    // the first of them; `default` is the plain name.
+    const outs = new Map();
+    for (const [condition, source] of Object.entries(item.conditions)) {
+      const suffix = condition === "default" ? "" : `.${condition}`;
+      if (!outs.has(source)) outs.set(source, `tools/internal/${item.import.slice(1)}${suffix}`);
+    }
+    return {
+      ...item,
+      conditions: Object.fromEntries(
+        Object.entries(item.conditions).map(([condition, source]) => [
+          condition,
+          { source, out: outs.get(source) },
+        ]),
+      ),
+    };
+  });
   return { entrypoints: withOut, internal: modules, bundles };
 }
 
