@@ -212,6 +212,20 @@ describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => 
 });
 
 describe("where the adapters' vocabularies differ", () => {
+  it("an input whose prototype carries a property: ajv reads it, cfworker only own ones", () => {
+    // Never so for a model's JSON: JSON.parse makes plain objects, which inherit no such name.
+    class Ticket {
+      get title() {
+        return "inherited";
+      }
+    }
+    const schema = schemaWith({ type: "object", required: ["title"] });
+    const ajv = { validator: ajvValidator() };
+    const cfworker = { validator: cfworkerValidator() };
+    expect(resolveCall(schema, "add", new Ticket(), undefined, ajv).ok).toBe(true);
+    expect(resolveCall(schema, "add", new Ticket(), undefined, cfworker).ok).toBe(false);
+  });
+
   it("a JavaScript undefined property: ajv skips it, cfworker's library cannot read it", () => {
     const schema = schemaWith({ type: "object", properties: { a: { type: "string" } } });
     const input = { a: undefined };

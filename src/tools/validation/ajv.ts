@@ -12,8 +12,9 @@ import Ajv, { type ErrorObject, type SchemaValidateFunction, type ValidateFuncti
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { escapePointer, isRecord } from "../core/json.js";
+import { err, ok } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
-import { checkWith, defaultsProblem, fragment } from "./declared-defaults.js";
+import { defaultsProblem, fragment, withDefaults } from "./declared-defaults.js";
 import {
   distinct,
   IS_NOT_ALLOWED,
@@ -63,9 +64,10 @@ export interface AjvValidatorOptions extends ValidatorOptions {
 export function ajvValidator(adapterOptions: AjvValidatorOptions = {}): InputValidator {
   const { regExp, keywords } = adapterOptions;
   const instances = new Map<string, AjvInstance>();
-  // `purpose` keeps the schemas registered to check defaults apart from the compiled ones.
-  const instance = (draft: Draft, purpose = ""): AjvInstance => {
-    let ajv = instances.get(draft + purpose);
+  // `purpose` keeps the schemas registered to check defaults apart from the compiled ones;
+  // `own` is for schemas that name a property an object inherits (see `namesInherited`).
+  const instance = (draft: Draft, purpose = "", own = true): AjvInstance => {
+    let ajv = instances.get(draft + purpose + own);
     if (!ajv) {
       const options = {
         allErrors: true,
@@ -73,7 +75,7 @@ export function ajvValidator(adapterOptions: AjvValidatorOptions = {}): InputVal
         logger: false as const,
         // `required: ["toString"]` must not be met by Object.prototype, nor an optional
         // `constructor` be checked against the inherited function.
-        ownProperties: true,
+        ownProperties: own,
         ...(regExp
           ? {
               code: {
@@ -86,7 +88,7 @@ export function ajvValidator(adapterOptions: AjvValidatorOptions = {}): InputVal
       addFormats(ajv);
       ajv.removeKeyword("multipleOf");
       ajv.addKeyword({ keyword: "multipleOf", type: "number", schemaType: "number", validate });
-      instances.set(draft + purpose, ajv);
+      instances.set(draft + purpose + own, ajv);
     }
     return ajv;
   };
@@ -122,11 +124,11 @@ export function ajvValidator(adapterOptions: AjvValidatorOptions = {}): InputVal
       }
     },
     compile(schema) {
-      const ajv = instance(draftOf(schema) ?? "2020-12");
+      const ajv = instance(draftOf(schema) ?? "2020-12", "", namesInherited(schema));
       // A changed schema under a reused `$id` would otherwise be refused as a duplicate.
       if (typeof schema.$id === "string") ajv.removeSchema(schema.$id);
       const check = ajv.compile(protoAsPattern(schema));
-      return checkWith(schema, (input) => (check(input) ? undefined : issuesOf(check)));
+      return withDefaults(schema, (input) => (check(input) ? ok(input) : err(issuesOf(check))));
     },
   };
 }
@@ -138,6 +140,25 @@ const validate: SchemaValidateFunction = (divisor: number, value: number): boole
   validate.errors = [{ keyword: "multipleOf", message, params: { multipleOf: divisor } }];
   return false;
 };
+
+/**
+ * Whether `schema` reads an input property named like a member every object inherits
+ * (`constructor`, `toString`, `__proto__`, …). Only such a schema needs ajv's `ownProperties`,
+ * which costs a `hasOwnProperty` call per property check: for any other name, an input from
+ * `JSON.parse` has the property exactly when `data[name] !== undefined`, ajv's own test.
+ */
+function namesInherited(schema: JsonSchema): boolean {
+  let found = false;
+  eachSubschema(schema, (node) => {
+    const { properties, required, dependentRequired, dependencies, dependentSchemas } = node;
+    const names = [properties, dependentRequired, dependencies, dependentSchemas].flatMap((map) =>
+      isRecord(map) ? [...Object.keys(map), ...Object.values(map).flat()] : [],
+    );
+    if (Array.isArray(required)) names.push(...required);
+    if (names.some((name) => typeof name === "string" && name in Object.prototype)) found = true;
+  });
+  return found;
+}
 
 /**
  * Ajv skips a property named `__proto__` (a guard against prototype pollution in its generated

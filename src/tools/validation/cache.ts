@@ -3,7 +3,6 @@
  * compilation for the life of the validator, however often the component rebuilds its schema.
  */
 import { describe } from "../core/errors.js";
-import { isRecord } from "../core/json.js";
 import type { Result } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
 import type { InputCheck, InputValidator } from "./port.js";
@@ -66,11 +65,10 @@ export function checkInput(
   return typeof entry.check === "function" ? entry.check(input) : entry.check;
 }
 
-/** Serialises a schema with object keys sorted, so equal content gives equal text. */
-function contentKey(schema: JsonSchema): string {
-  return JSON.stringify(schema, (_key, value: unknown) =>
-    isRecord(value)
-      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : value,
-  );
+/** Serialises JSON-like data with object keys sorted, so equal content gives equal text. */
+function contentKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(contentKey).join(",")}]`;
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${contentKey(item)}`).join(",")}}`;
 }

@@ -6,9 +6,10 @@
  */
 import { dereference, type OutputUnit, type Schema, validate } from "@cfworker/json-schema";
 import { escapePointer } from "../core/json.js";
+import { err, ok } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
-import { checkWith, defaultsProblem, fragment, resolveLocal } from "./declared-defaults.js";
-import { IS_NOT_ALLOWED, IS_REQUIRED, oneOfMessage } from "./issues.js";
+import { defaultsProblem, fragment, resolveLocal, withDefaults } from "./declared-defaults.js";
+import { IS_NOT_ALLOWED, IS_REQUIRED } from "./issues.js";
 import { cloneJson } from "./json-copy.js";
 import type { InputValidator, ValidatorOptions } from "./port.js";
 import { draftOf, eachSubschema, unsupportedDraft, vocabularyProblem } from "./vocabulary.js";
@@ -69,7 +70,11 @@ export function cfworkerValidator(adapterOptions: CfworkerValidatorOptions = {})
       }
     },
     compile(schema) {
-      return checkWith(schema, prepare(schema));
+      const check = prepare(schema);
+      return withDefaults(schema, (input) => {
+        const issues = check(input);
+        return issues ? err(issues) : ok(input);
+      });
     },
   };
 }
@@ -80,8 +85,8 @@ const WRAPPERS =
 
 /**
  * The library's output units as issues: wrappers dropped, a missing or extra property at its own
- * path (the library names its parent), an ambiguous `oneOf` said to be one. Other messages are
- * the library's own sentences (docs/validation.md).
+ * path (the library names its parent), an ambiguous `oneOf` without its branches' failures.
+ * Other messages are the library's own sentences (docs/validation.md).
  */
 function issuesOf(units: OutputUnit[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -107,10 +112,8 @@ function issuesOf(units: OutputUnit[]): ValidationIssue[] {
     } else if (keyword === "required") {
       path += `/${escapePointer(/property "(.*)"\.$/.exec(error)?.[1] ?? "")}`;
       message = IS_REQUIRED;
-    } else if (keyword === "oneOf") {
-      const ambiguous = !error.includes("(0 ");
-      if (ambiguous) skipped.push(`${location}/`);
-      message = oneOfMessage(ambiguous);
+    } else if (keyword === "oneOf" && !error.includes("(0 ")) {
+      skipped.push(`${location}/`); // "(2 matches)": the library says it matched more than one
     } else if (keyword === "maxProperties") {
       message = said.replace("does not have at least", "has more than"); // the library's slip
     } else if (keyword === "exclusiveMinimum") {

@@ -5,7 +5,7 @@
  * bug, found when the schema is checked.
  */
 import { isRecord } from "../core/json.js";
-import { err, ok } from "../core/result.js";
+import { ok } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
 import { show } from "./issues.js";
 import { cloneJson, setOwn } from "./json-copy.js";
@@ -51,21 +51,16 @@ export const fragment = (pointer: string) =>
   `#${pointer.split("/").map(encodeURIComponent).join("/")}`;
 
 /**
- * The input check of an adapter whose `issues` says what is wrong with an input, if anything:
- * the input itself when valid, or, when the schema declares defaults, a copy of it with them
- * filled in — never the caller's value, changed.
+ * `check` with the defaults of `schema` filled into a copy of each valid input. A schema without
+ * defaults gets `check` itself: the caller's input is routed as it is, uncopied, at no cost.
  */
-export function checkWith(
-  schema: JsonSchema,
-  issues: (input: unknown) => ValidationIssue[] | undefined,
-): InputCheck {
-  const defaults = declaredDefaults(schema).length > 0;
+export function withDefaults(schema: JsonSchema, check: InputCheck): InputCheck {
+  if (declaredDefaults(schema).length === 0) return check;
   return (input) => {
-    const found = issues(input);
-    if (found) return err(found);
-    if (!defaults) return ok(input);
+    const result = check(input);
+    if (!result.ok) return result;
     const copy = cloneJson(input);
-    fill(schema, copy, schema, new Set());
+    fill(schema, copy, schema);
     return ok(copy);
   };
 }
@@ -77,14 +72,18 @@ export function checkWith(
  * `then`, `else`, `patternProperties` and `additionalProperties` are annotations: which of them
  * applies is a verdict of the validator, not ours to guess.
  */
-function fill(schema: unknown, value: unknown, root: JsonSchema, visiting: Set<object>): void {
-  if (!isRecord(schema) || visiting.has(schema) || typeof value !== "object" || value === null) {
+function fill(schema: unknown, value: unknown, root: JsonSchema, visiting?: Set<object>): void {
+  if (!isRecord(schema) || visiting?.has(schema) || typeof value !== "object" || value === null) {
     return;
   }
-  visiting.add(schema);
   const { $ref, allOf, prefixItems, items, properties } = schema;
-  for (const part of [resolveLocal(root, $ref), ...(Array.isArray(allOf) ? allOf : [])]) {
-    fill(part, value, root, visiting);
+  if ($ref !== undefined || Array.isArray(allOf)) {
+    // The same value again, through references: remember the way, so a cycle ends.
+    const seen = visiting ?? new Set<object>();
+    seen.add(schema);
+    for (const part of [resolveLocal(root, $ref), ...(Array.isArray(allOf) ? allOf : [])]) {
+      fill(part, value, root, seen);
+    }
   }
   const tuple: unknown[] = Array.isArray(prefixItems)
     ? prefixItems
@@ -95,15 +94,15 @@ function fill(schema: unknown, value: unknown, root: JsonSchema, visiting: Set<o
   for (const key of Object.keys(declared)) {
     const sub = declared[key];
     // Only an own property counts: an inherited `constructor` leaves `constructor` missing.
-    const missing = !Object.hasOwn(value, key) || Reflect.get(value, key) === undefined;
-    if (missing && isRecord(sub) && Object.hasOwn(sub, "default")) {
-      setOwn(value, key, cloneJson(sub.default));
+    const missing = Reflect.get(value, key) === undefined || !Object.hasOwn(value, key);
+    if (isRecord(sub) && sub.default !== undefined && missing) {
+      setOwn(value as Record<string, unknown>, key, cloneJson(sub.default));
     }
   }
   for (const key of Object.keys(value)) {
     const rest = Array.isArray(value) && !Array.isArray(items) && Number(key) >= tuple.length;
     const sub = rest ? items : Object.hasOwn(declared, key) ? declared[key] : undefined;
-    fill(sub, Reflect.get(value, key), root, new Set());
+    fill(sub, Reflect.get(value, key), root);
   }
 }
 

@@ -13,12 +13,17 @@ export function cloneJson(value: unknown): unknown {
   return copy;
 }
 
-/** `target[key] = value` as an own data property, even for `__proto__`. */
-export function setOwn(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
+/**
+ * `target[key] = value` as an own data property, even for `__proto__`, which assigning would
+ * take as a new prototype; every other key is assigned, which keeps the object fast.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key !== "__proto__") target[key] = value;
+  else
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
 }
