@@ -42,7 +42,7 @@ describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => 
     const input = { type: "object", properties: { by: { type: "integer", minimun: 1 } } };
     expect(problem(input)).toBe(
       'Command "add" has an invalid input schema: unknown keyword "minimun" at /properties/by ' +
-        '(a keyword of your own starts with "x-" or is listed in the validator\'s `keywords`)',
+        '(yours: prefix it "x-" or list it in the validator\'s `keywords`)',
     );
     expect(problem({ type: "object", requierd: ["n"] })).toMatch(
       /^Command "add" has an invalid input schema: unknown keyword "requierd" at the root /,

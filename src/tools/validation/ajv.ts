@@ -14,7 +14,7 @@ import addFormats from "ajv-formats";
 import { escapePointer, isRecord } from "../core/json.js";
 import { err, ok } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
-import { defaultsProblem, fragment, withDefaults } from "./declared-defaults.js";
+import { declaredDefaults, defaultsProblem, fragment, withDefaults } from "./declared-defaults.js";
 import {
   distinct,
   IS_NOT_ALLOWED,
@@ -95,6 +95,7 @@ export function ajvValidator(adapterOptions: AjvValidatorOptions = {}): InputVal
 
   // Each default against the subschema it sits in, references resolved within the whole schema.
   const defaultsOf = (schema: JsonSchema, draft: Draft) => {
+    if (declaredDefaults(schema).length === 0) return undefined; // and no schema registered
     const ajv = instance(draft, "defaults");
     const key = "ignite:defaults";
     try {

@@ -40,7 +40,7 @@ export function cfworkerValidator(adapterOptions: CfworkerValidatorOptions = {})
     eachSubschema(root, (node) => {
       const target = String(Reflect.get(node, "__absolute_ref__"));
       if ("$ref" in node && lookup[target] === undefined) {
-        throw new Error(`can't resolve reference ${node.$ref}`);
+        throw new Error(`can't resolve $ref ${node.$ref}`);
       }
     });
     // Values JSON cannot carry (undefined, functions, bigint) make the library throw: the core

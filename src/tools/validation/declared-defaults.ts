@@ -10,13 +10,13 @@ import type { JsonSchema, ValidationIssue } from "../core/types.js";
 import { show } from "./issues.js";
 import { cloneJson, setOwn } from "./json-copy.js";
 import type { InputCheck } from "./port.js";
-import { eachSubschema } from "./vocabulary.js";
+import { eachSubschema, pointerOf } from "./vocabulary.js";
 
 /** Every subschema of `schema` that declares a `default`, with its JSON Pointer. */
-function declaredDefaults(schema: JsonSchema): { node: JsonSchema; pointer: string }[] {
+export function declaredDefaults(schema: JsonSchema): { node: JsonSchema; pointer: string }[] {
   const found: { node: JsonSchema; pointer: string }[] = [];
-  eachSubschema(schema, (node, pointer) => {
-    if (Object.hasOwn(node, "default")) found.push({ node, pointer });
+  eachSubschema(schema, (node, path) => {
+    if (Object.hasOwn(node, "default")) found.push({ node, pointer: pointerOf(path) });
   });
   return found;
 }

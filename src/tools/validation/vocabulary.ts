@@ -44,12 +44,12 @@ const KEYWORDS = new Map<string, string>(
   }),
 );
 
-const TYPES = "array boolean integer null number object string";
+const TYPES = "array boolean integer null number object string".split(" ");
 const isSchema = (value: unknown) => typeof value === "boolean" || isRecord(value);
 const isList = (value: unknown, item: (value: unknown) => boolean, min = 0) =>
   Array.isArray(value) && value.length >= min && value.every(item);
 const isString = (value: unknown) => typeof value === "string";
-const isName = (value: unknown) => isString(value) && TYPES.split(" ").includes(value as string);
+const isName = (value: unknown) => TYPES.includes(value as string);
 const isSchemas = (value: unknown) => isRecord(value) && Object.values(value).every(isSchema);
 const isRegex = (value: unknown) => {
   try {
@@ -80,34 +80,40 @@ const SHAPES: Record<string, (value: unknown, draft: Draft) => boolean> = {
 
 /**
  * Calls `visit` on `schema` and every subschema in it — the values of the keywords that hold
- * schemas, never `const`, `enum`, `default` or `examples` data — with each one's JSON Pointer.
- * A subschema reached twice (a shared object) is visited once.
+ * schemas, never `const`, `enum`, `default` or `examples` data — with the path to it (read it
+ * at once: the array changes as the walk goes on; `pointerOf` makes it a JSON Pointer). A
+ * subschema that contains itself (a cyclic object, which JSON cannot write) is visited once.
  */
 export function eachSubschema(
   schema: unknown,
-  visit: (node: JsonSchema, pointer: string) => void,
-  pointer = "",
-  seen = new Set<object>(),
+  visit: (node: JsonSchema, path: readonly string[]) => void,
+  path: string[] = [],
+  ancestors: object[] = [],
 ): void {
-  if (!isRecord(schema) || seen.has(schema)) return;
-  seen.add(schema);
-  visit(schema, pointer);
+  if (!isRecord(schema) || ancestors.includes(schema)) return;
+  visit(schema, path);
+  ancestors.push(schema);
   for (const key of Object.keys(schema)) {
     const shape = KEYWORDS.get(key)?.[0];
     const value = schema[key];
-    const at = `${pointer}/${escapePointer(key)}`;
-    if (shape === "1" || shape === "i" || shape === "A") {
-      if (!Array.isArray(value)) eachSubschema(value, visit, at, seen);
-      else
-        for (const [index, item] of value.entries())
-          eachSubschema(item, visit, `${at}/${index}`, seen);
-    } else if ((shape === "M" || shape === "P" || key === "dependencies") && isRecord(value)) {
-      for (const name of Object.keys(value)) {
-        eachSubschema(value[name], visit, `${at}/${escapePointer(name)}`, seen);
-      }
+    if (shape === undefined || (!isRecord(value) && !Array.isArray(value))) continue;
+    const many = shape === "1" || shape === "i" || shape === "A";
+    const map = shape === "M" || shape === "P" || key === "dependencies";
+    if (!many && !map) continue;
+    path.push(key);
+    for (const name of many && !Array.isArray(value) ? [""] : Object.keys(value)) {
+      if (name) path.push(name);
+      eachSubschema(name ? Reflect.get(value, name) : value, visit, path, ancestors);
+      if (name) path.pop();
     }
+    path.pop();
   }
+  ancestors.pop();
 }
+
+/** A path of `eachSubschema` as a JSON Pointer (`""` for the root). */
+export const pointerOf = (path: readonly string[]) =>
+  path.map((segment) => `/${escapePointer(segment)}`).join("");
 
 /** What an adapter understands beyond, or short of, the draft's keywords. */
 export interface VocabularyOptions {
@@ -131,19 +137,22 @@ export function vocabularyProblem(
   const { keywords = [], unsupported = [] } = options;
   const other = draft === "draft-07" ? "2" : "7";
   let problem: string | undefined;
-  eachSubschema(schema, (node, pointer) => {
+  eachSubschema(schema, (node, path) => {
     for (const key of Object.keys(node)) {
-      const code = KEYWORDS.get(key);
-      const name = JSON.stringify(key);
-      const where = pointer === "" ? "at the root" : `at ${pointer}`;
-      const test = SHAPES[code?.[0] ?? "*"];
       if (problem !== undefined || key.startsWith("x-") || keywords.includes(key)) continue;
+      const code = KEYWORDS.get(key);
+      const test = SHAPES[code?.[0] ?? "*"];
       if (code === undefined || code[1] === other || unsupported.includes(key)) {
-        problem = `unknown keyword ${name} ${where} (a keyword of your own starts with "x-" or is listed in the validator's \`keywords\`)`;
+        problem = `unknown keyword ${where(key, path)} (yours: prefix it "x-" or list it in the validator's \`keywords\`)`;
       } else if (test && !test(node[key], draft)) {
-        problem = `keyword ${name} ${where} cannot be ${JSON.stringify(node[key])?.slice(0, 80)}`;
+        problem = `keyword ${where(key, path)} cannot be ${JSON.stringify(node[key])?.slice(0, 80)}`;
       }
     }
   });
   return problem;
+}
+
+/** `"key" at /pointer`, for a sentence about a keyword. */
+function where(key: string, path: readonly string[]): string {
+  return `${JSON.stringify(key)} ${path.length ? `at ${pointerOf(path)}` : "at the root"}`;
 }
