@@ -6,6 +6,7 @@
 // Derived: package.json `exports`, `typesVersions` (types under moduleResolution node10),
 // `imports` (the internal, condition-chosen modules), `peerDependencies` + `peerDependenciesMeta`
 // for each entrypoint's optional peers; tsconfig.json `compilerOptions.paths`.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,18 +18,24 @@ const read = (file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
 export function loadEntrypoints() {
   const { entrypoints, internal, bundles = [] } = read("entrypoints.json");
   const withOut = entrypoints.map((entry) => ({ ...entry, out: outOf(entry.subpath) }));
-  const modules = internal.map((item) => ({
-    ...item,
-    conditions: Object.fromEntries(
-      Object.entries(item.conditions).map(([condition, source]) => [
-        condition,
-        {
-          source,
-          out: `tools/internal/${item.import.slice(1)}${condition === "default" ? "" : `.${condition}`}`,
-        },
-      ]),
-    ),
-  }));
+  const modules = internal.map((item) => {
+    // Conditions that share a source (`browser` and `worker`) share one built file, named after
+    // the first of them; `default` is the plain name.
+    const outs = new Map();
+    for (const [condition, source] of Object.entries(item.conditions)) {
+      const suffix = condition === "default" ? "" : `.${condition}`;
+      if (!outs.has(source)) outs.set(source, `tools/internal/${item.import.slice(1)}${suffix}`);
+    }
+    return {
+      ...item,
+      conditions: Object.fromEntries(
+        Object.entries(item.conditions).map(([condition, source]) => [
+          condition,
+          { source, out: outs.get(source) },
+        ]),
+      ),
+    };
+  });
   return { entrypoints: withOut, internal: modules, bundles };
 }
 
@@ -117,6 +124,11 @@ function sync(write) {
     }
     writeFileSync(join(ROOT, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
     writeFileSync(join(ROOT, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
+    // The formatter owns the layout (short arrays on one line), so a write leaves no format diff.
+    execFileSync("npx", ["biome", "format", "--write", "package.json", "tsconfig.json"], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
     console.log("entrypoints: package.json and tsconfig.json written from entrypoints.json");
     return;
   }

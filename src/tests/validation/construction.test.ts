@@ -1,0 +1,284 @@
+/**
+ * A schema mistake is the application's bug, found when the schema is read (the manifest, at
+ * construction), never at a model's call: a misspelled keyword, a default its own schema
+ * refuses, a malformed value. Both adapters find the same mistakes.
+ */
+
+import {
+  type AgentSchema,
+  buildManifest,
+  igniteTools,
+  type JsonSchema,
+  resolveCall,
+} from "ignite-element/tools";
+import { ajvValidator } from "ignite-element/tools/ajv";
+import { cfworkerValidator } from "ignite-element/tools/cfworker";
+import { describe, expect, it } from "vitest";
+
+const ADAPTERS = [
+  ["ajv", ajvValidator],
+  ["cfworker", cfworkerValidator],
+] as const;
+
+const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+
+function schemaWith(input: JsonSchema, name = "add"): AgentSchema {
+  return { commands: { [name]: { description: "Add to the count.", input } } };
+}
+
+describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => {
+  const options = { validator: make() };
+  const problem = (input: JsonSchema) => {
+    try {
+      buildManifest(schemaWith(input), undefined, options);
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(TypeError);
+      return String((error as TypeError).message);
+    }
+  };
+
+  it("refuses a misspelled keyword with a TypeError naming the command, the keyword and where it is", () => {
+    const input = { type: "object", properties: { by: { type: "integer", minimun: 1 } } };
+    expect(problem(input)).toBe(
+      'Command "add" has an invalid input schema: unknown keyword "minimun" at /properties/by ' +
+        '(yours: prefix it "x-" or list it in the validator\'s `keywords`)',
+    );
+    expect(problem({ type: "object", requierd: ["n"] })).toMatch(
+      /^Command "add" has an invalid input schema: unknown keyword "requierd" at the root /,
+    );
+  });
+
+  it("refuses it when igniteTools first reads the schema, before any model call", () => {
+    const component = {
+      getSchema: () => schemaWith({ type: "integer", minimun: 1 }),
+      execute: () => ({ state: {}, events: [] }),
+    };
+    expect(() => igniteTools(component, undefined, options).manifest()).toThrow(
+      /Command "add" has an invalid input schema: unknown keyword "minimun"/,
+    );
+  });
+
+  it("finds unknown keywords deep in subschemas, and in output schemas", () => {
+    const deep = {
+      type: "object",
+      properties: { tags: { type: "array", items: { anyOf: [{ type: "string", maxlength: 3 }] } } },
+    };
+    expect(problem(deep)).toMatch(
+      /unknown keyword "maxlength" at \/properties\/tags\/items\/anyOf\/0 /,
+    );
+    const withOutput: AgentSchema = {
+      commands: { read: { output: { type: "object", propertys: {} } } },
+    };
+    expect(() => buildManifest(withOutput, undefined, options)).toThrow(
+      /Command "read" has an invalid output schema: unknown keyword "propertys"/,
+    );
+  });
+
+  it("allows x- keys, every annotation keyword, and keyword-like keys inside data", () => {
+    const annotated = {
+      type: "object",
+      title: "Add",
+      description: "How much to add.",
+      $comment: "for maintainers",
+      "x-units": "items",
+      deprecated: false,
+      readOnly: false,
+      writeOnly: false,
+      examples: [{ by: 1 }],
+      default: { by: 1 },
+      properties: {
+        by: { type: "integer", default: 1, "x-ui": { minimun: 0 } },
+        blob: { type: "string", contentEncoding: "base64", contentMediaType: "application/json" },
+        doc: { type: "string", contentSchema: { type: "object" } },
+        unit: { const: { minimun: 1 }, enum: [{ requierd: true }, { minimun: 1 }] },
+      },
+    };
+    expect(problem(annotated)).toBeUndefined();
+  });
+
+  it("accepts the keywords the application lists as its own vocabulary, as annotations", () => {
+    const input = { type: "object", units: "cm", properties: { a: { widget: "slider" } } };
+    const listed = { validator: make({ keywords: ["units", "widget"] }) };
+    expect(problem(input)).toMatch(/unknown keyword "units" at the root/);
+    expect(() => buildManifest(schemaWith(input), undefined, listed)).not.toThrow();
+    expect(resolveCall(schemaWith(input), "add", { a: 1 }, undefined, listed).ok).toBe(true);
+  });
+
+  it("refuses a keyword of the other draft: prefixItems in draft-07, additionalItems in 2020-12", () => {
+    expect(problem({ $schema: DRAFT_07, prefixItems: [{}] })).toMatch(
+      /unknown keyword "prefixItems" at the root/,
+    );
+    expect(problem({ additionalItems: false })).toMatch(
+      /unknown keyword "additionalItems" at the root/,
+    );
+    expect(problem({ $schema: DRAFT_07, items: [{}], additionalItems: false })).toBeUndefined();
+  });
+
+  it.each([
+    [{ type: "strnig" }],
+    [{ minimum: "1" }],
+    [{ required: "a" }],
+    [{ properties: [] }],
+    [{ minLength: -1 }],
+    [{ maxItems: 1.5 }],
+    [{ pattern: "(" }],
+    [{ patternProperties: { "(": {} } }],
+    [{ multipleOf: 0 }],
+    [{ items: [{}] }],
+    [{ enum: "x" }],
+    [{ allOf: [] }],
+    [{ not: 1 }],
+    [{ uniqueItems: "yes" }],
+    [{ $schema: "http://json-schema.org/draft-04/schema#" }],
+  ])("refuses the malformed schema %j", (input) => {
+    expect(problem(input)).toMatch(/^Command "add" has an invalid input schema: ./);
+  });
+
+  it("refuses a default its own schema refuses, naming the command, where and why", () => {
+    const input = {
+      type: "object",
+      properties: { n: { type: "integer", minimum: 1, default: 0 } },
+    };
+    expect(problem(input)).toMatch(
+      /^Command "add" has an invalid input schema: the default 0 at \/properties\/n breaks its own schema: (must be >= 1|0 is less than 1)$/,
+    );
+    const viaRef = {
+      type: "object",
+      properties: { at: { $ref: "#/$defs/point", default: { x: "left" } } },
+      $defs: { point: { type: "object", properties: { x: { type: "number" } } } },
+    };
+    expect(problem(viaRef)).toMatch(
+      /the default \{"x":"left"\} at \/properties\/at breaks its own schema: \/x (must be number|Instance type "string" is invalid)/,
+    );
+  });
+
+  it("validates what the model sent, then fills the defaults into the copy execute receives", () => {
+    const input = {
+      type: "object",
+      properties: { n: { type: "integer", minimum: 1, default: 2 }, tag: { default: "x" } },
+      maxProperties: 2,
+    };
+    const sent = { tag: "y" };
+    const route = resolveCall(schemaWith(input), "add", sent, undefined, options);
+    // Filled before validation, `{ tag, n }` would be 2 properties; sent, it is 1: it is valid.
+    expect(route).toEqual({ ok: true, value: { command: "add", input: { tag: "y", n: 2 } } });
+    expect(sent).toEqual({ tag: "y" });
+    const fewer = resolveCall(
+      schemaWith({ ...input, maxProperties: 1 }),
+      "add",
+      sent,
+      undefined,
+      options,
+    );
+    expect(fewer).toEqual({ ok: true, value: { command: "add", input: { tag: "y", n: 2 } } });
+  });
+
+  it("fills defaults through $ref and allOf, into nested objects and array items", () => {
+    const input = {
+      type: "object",
+      allOf: [{ properties: { mode: { default: "auto" } } }],
+      properties: {
+        rooms: { type: "array", items: { $ref: "#/$defs/room" } },
+        pair: { type: "array", prefixItems: [{ default: 1 }, { default: 2 }] },
+        constructor: { type: "string", default: "own" },
+      },
+      $defs: { room: { type: "object", properties: { lit: { default: false } } } },
+    };
+    const route = resolveCall(
+      schemaWith(input),
+      "add",
+      { rooms: [{}, { lit: true }], pair: [5] },
+      undefined,
+      options,
+    );
+    expect(route.ok && route.value.input).toEqual({
+      mode: "auto",
+      rooms: [{ lit: false }, { lit: true }],
+      pair: [5, 2],
+      constructor: "own",
+    });
+  });
+
+  it("leaves defaults under anyOf, oneOf, not and if as annotations", () => {
+    const input = {
+      type: "object",
+      anyOf: [{ properties: { a: { default: 1 } } }],
+      if: { properties: { b: { default: 2 } } },
+    };
+    const route = resolveCall(schemaWith(input), "add", {}, undefined, options);
+    expect(route.ok && route.value.input).toEqual({});
+  });
+});
+
+describe("where the adapters' vocabularies differ", () => {
+  it("an input whose prototype carries a property: ajv reads it, cfworker only own ones", () => {
+    // Never so for a model's JSON: JSON.parse makes plain objects, which inherit no such name.
+    class Ticket {
+      get title() {
+        return "inherited";
+      }
+    }
+    const schema = schemaWith({ type: "object", required: ["title"] });
+    const ajv = { validator: ajvValidator() };
+    const cfworker = { validator: cfworkerValidator() };
+    expect(resolveCall(schema, "add", new Ticket(), undefined, ajv).ok).toBe(true);
+    expect(resolveCall(schema, "add", new Ticket(), undefined, cfworker).ok).toBe(false);
+  });
+
+  it("a JavaScript undefined property: ajv skips it, cfworker's library cannot read it", () => {
+    const schema = schemaWith({ type: "object", properties: { a: { type: "string" } } });
+    const input = { a: undefined };
+    expect(resolveCall(schema, "add", input, undefined, { validator: ajvValidator() }).ok).toBe(
+      true,
+    );
+    expect(
+      resolveCall(schema, "add", input, undefined, { validator: cfworkerValidator() }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        kind: "InvalidInput",
+        issues: [
+          {
+            path: "",
+            message: 'could not be read: Instances of "undefined" type are not supported.',
+          },
+        ],
+      },
+    });
+  });
+
+  it("ajv's meta-schema also refuses a name listed twice in required; cfworker's checks take it", () => {
+    const input = { type: "object", required: ["a", "a"] };
+    expect(() =>
+      buildManifest(schemaWith(input), undefined, { validator: ajvValidator() }),
+    ).toThrow(
+      /Command "add" has an invalid input schema: schema\/required must NOT have duplicate items/,
+    );
+    expect(() =>
+      buildManifest(schemaWith(input), undefined, { validator: cfworkerValidator() }),
+    ).not.toThrow();
+  });
+
+  it("cfworker refuses $dynamicRef, which its library reads as an annotation; ajv implements it", () => {
+    const input = {
+      $dynamicAnchor: "node",
+      type: "object",
+      properties: { next: { $dynamicRef: "#node" } },
+    };
+    expect(() =>
+      buildManifest(schemaWith(input), undefined, { validator: ajvValidator() }),
+    ).not.toThrow();
+    expect(() =>
+      buildManifest(schemaWith(input), undefined, { validator: cfworkerValidator() }),
+    ).toThrow(/unknown keyword "\$dynamicAnchor" at the root/);
+  });
+
+  it("a listed `nullable` is still read by ajv (as part of `type`), and only annotates with cfworker", () => {
+    const input = { type: "string", nullable: true };
+    const ajv = { validator: ajvValidator({ keywords: ["nullable"] }) };
+    const cfworker = { validator: cfworkerValidator({ keywords: ["nullable"] }) };
+    expect(resolveCall(schemaWith(input), "add", null, undefined, ajv).ok).toBe(true);
+    expect(resolveCall(schemaWith(input), "add", null, undefined, cfworker).ok).toBe(false);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * What a schema may say: the JSON Schema keywords of each supported draft, the value each one
+ * takes, and where subschemas sit. Read once per distinct schema, it refuses a keyword no
+ * validator would read (`minimun`, `requierd`), which would otherwise be ignored without a word
+ * and accept what the application meant to refuse.
+ */
+import { escapePointer, isRecord } from "../core/json.js";
+import type { JsonSchema } from "../core/types.js";
+
+/** The JSON Schema drafts the adapters accept. */
+export type Draft = "2020-12" | "draft-07";
+
+/** The draft `schema` declares (2020-12 when it declares none), or `undefined` when unsupported. */
+export function draftOf(schema: JsonSchema): Draft | undefined {
+  const uri = schema.$schema;
+  if (uri === undefined) return "2020-12";
+  if (typeof uri !== "string") return undefined;
+  if (uri.includes("draft/2020-12")) return "2020-12";
+  if (uri.includes("draft-07")) return "draft-07";
+  return undefined;
+}
+
+/** Why a `$schema` is refused. */
+export const unsupportedDraft = (schema: JsonSchema) =>
+  `unsupported $schema ${JSON.stringify(schema.$schema)}; use draft 2020-12 or draft-07`;
+
+// Every keyword, annotations included, grouped by the value it takes: a shape letter (tested by
+// SHAPES below; `*` any value) and, for a keyword of one draft only, that draft ("2" for
+// 2020-12, "7" for draft-07). `$defs`, `definitions` and `dependencies` are read by both
+// validators in both drafts, and emitted by common schema generators whatever their `$schema`.
+const TABLE =
+  "n:maxLength minLength maxItems minItems maxProperties minProperties;n2:maxContains minContains;" +
+  "#:maximum minimum exclusiveMaximum exclusiveMinimum;+:multipleOf;s:$ref format $schema $id " +
+  "$comment title description contentEncoding contentMediaType;s2:$anchor $dynamicRef " +
+  "$dynamicAnchor;r:pattern;b:uniqueItems deprecated readOnly writeOnly;l:enum examples;" +
+  "q:required;t:type;*:const default;1:not if then else contains additionalProperties " +
+  "propertyNames contentSchema;12:unevaluatedProperties unevaluatedItems;17:additionalItems;" +
+  "i:items;A:allOf anyOf oneOf;A2:prefixItems;M:properties $defs definitions;P:patternProperties;" +
+  "M2:dependentSchemas;o2:dependentRequired $vocabulary;o:dependencies";
+const KEYWORDS = new Map<string, string>(
+  TABLE.split(";").flatMap((group) => {
+    const [code = "", names = ""] = group.split(":");
+    return names.split(" ").map((name) => [name, code] as const);
+  }),
+);
+
+const TYPES = "array boolean integer null number object string".split(" ");
+const isSchema = (value: unknown) => typeof value === "boolean" || isRecord(value);
+const isList = (value: unknown, item: (value: unknown) => boolean, min = 0) =>
+  Array.isArray(value) && value.length >= min && value.every(item);
+const isString = (value: unknown) => typeof value === "string";
+const isName = (value: unknown) => TYPES.includes(value as string);
+const isSchemas = (value: unknown) => isRecord(value) && Object.values(value).every(isSchema);
+const isRegex = (value: unknown) => {
+  try {
+    return isString(value) && Boolean(new RegExp(value as string, "u"));
+  } catch {
+    return false;
+  }
+};
+
+/** The test of each shape letter of TABLE: the meta-schema's rules, less its finer points. */
+const SHAPES: Record<string, (value: unknown, draft: Draft) => boolean> = {
+  n: (value) => Number.isInteger(value) && (value as number) >= 0,
+  "#": Number.isFinite,
+  "+": (value) => Number.isFinite(value) && (value as number) > 0,
+  s: isString,
+  r: isRegex,
+  b: (value) => typeof value === "boolean",
+  l: Array.isArray,
+  q: (value) => isList(value, isString),
+  t: (value) => isName(value) || isList(value, isName, 1),
+  "1": isSchema,
+  i: (value, draft) => isSchema(value) || (draft === "draft-07" && isList(value, isSchema)),
+  A: (value) => isList(value, isSchema, 1),
+  M: isSchemas,
+  P: (value) => isSchemas(value) && Object.keys(value as object).every(isRegex),
+  o: isRecord,
+};
+
+/**
+ * Calls `visit` on `schema` and every subschema in it — the values of the keywords that hold
+ * schemas, never `const`, `enum`, `default` or `examples` data — with the path to it (read it
+ * at once: the array changes as the walk goes on; `pointerOf` makes it a JSON Pointer). A
+ * subschema that contains itself (a cyclic object, which JSON cannot write) is visited once.
+ */
+export function eachSubschema(
+  schema: unknown,
+  visit: (node: JsonSchema, path: readonly string[]) => void,
+  path: string[] = [],
+  ancestors: object[] = [],
+): void {
+  if (!isRecord(schema) || ancestors.includes(schema)) return;
+  visit(schema, path);
+  ancestors.push(schema);
+  for (const key of Object.keys(schema)) {
+    const shape = KEYWORDS.get(key)?.[0];
+    const value = schema[key];
+    if (shape === undefined || (!isRecord(value) && !Array.isArray(value))) continue;
+    const many = shape === "1" || shape === "i" || shape === "A";
+    const map = shape === "M" || shape === "P" || key === "dependencies";
+    if (!many && !map) continue;
+    path.push(key);
+    for (const name of many && !Array.isArray(value) ? [""] : Object.keys(value)) {
+      if (name) path.push(name);
+      eachSubschema(name ? Reflect.get(value, name) : value, visit, path, ancestors);
+      if (name) path.pop();
+    }
+    path.pop();
+  }
+  ancestors.pop();
+}
+
+/** A path of `eachSubschema` as a JSON Pointer (`""` for the root). */
+export const pointerOf = (path: readonly string[]) =>
+  path.map((segment) => `/${escapePointer(segment)}`).join("");
+
+/** What an adapter understands beyond, or short of, the draft's keywords. */
+export interface VocabularyOptions {
+  /** Keywords of the application's own vocabulary, accepted as annotations. */
+  keywords?: readonly string[] | undefined;
+  /** Keywords of the draft this validator does not implement, refused with a reason. */
+  unsupported?: readonly string[];
+}
+
+/**
+ * The first keyword of `schema` that no validator would read, or whose value is malformed (the
+ * meta-schema's rules, checked here for the library that has no meta-schema check of its own and
+ * for the regular expressions ajv's leaves to compilation), as a sentence, or `undefined`. Keys starting with `x-` are the application's; the draft's keywords
+ * (annotations included) and the `keywords` the application declared are allowed.
+ */
+export function vocabularyProblem(
+  schema: JsonSchema,
+  draft: Draft,
+  options: VocabularyOptions = {},
+): string | undefined {
+  const { keywords = [], unsupported = [] } = options;
+  const other = draft === "draft-07" ? "2" : "7";
+  let problem: string | undefined;
+  eachSubschema(schema, (node, path) => {
+    for (const key of Object.keys(node)) {
+      if (problem !== undefined || key.startsWith("x-") || keywords.includes(key)) continue;
+      const code = KEYWORDS.get(key);
+      const test = SHAPES[code?.[0] ?? "*"];
+      if (code === undefined || code[1] === other || unsupported.includes(key)) {
+        problem = `unknown keyword ${where(key, path)} (yours: prefix it "x-" or list it in the validator's \`keywords\`)`;
+      } else if (test && !test(node[key], draft)) {
+        problem = `keyword ${where(key, path)} cannot be ${JSON.stringify(node[key])?.slice(0, 80)}`;
+      }
+    }
+  });
+  return problem;
+}
+
+/** `"key" at /pointer`, for a sentence about a keyword. */
+function where(key: string, path: readonly string[]): string {
+  return `${JSON.stringify(key)} ${path.length ? `at ${pointerOf(path)}` : "at the root"}`;
+}
