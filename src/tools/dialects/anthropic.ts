@@ -11,10 +11,12 @@ import type {
   NeutralManifest,
   NeutralToolCall,
   Observation,
+  ToolDefsContext,
   ToolError,
 } from "../core/types.js";
-import { objectRequired, shapeError } from "../wire/arguments.js";
-import { OPENAI_NAMES } from "../wire/names.js";
+import { objectRequired } from "../wire/arguments.js";
+import { shapeError } from "../wire/describe-value.js";
+import { ANTHROPIC_NAMES } from "../wire/names.js";
 import {
   configurable,
   descriptionOf,
@@ -23,7 +25,7 @@ import {
   toWire,
   type WireOptions,
 } from "../wire/provider-tools.js";
-import { type ResultOptions, resultText } from "../wire/result-text.js";
+import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
 import { ANTHROPIC_STRICT } from "../wire/strict.js";
 
 /** Options of the `anthropic` dialect. */
@@ -127,16 +129,16 @@ export type AnthropicDialect = LoopDialect<
 >;
 
 function make(options: AnthropicOptions = {}): AnthropicDialect {
+  const maxChars = maxCharsOf("anthropic", options);
   // Anthropic's strict mode accepts fewer keywords than OpenAI's: its own rule decides per tool.
   const wireOptions: WireOptions = {
-    names: OPENAI_NAMES,
+    names: ANTHROPIC_NAMES,
     strict: options.strict ? ANTHROPIC_STRICT : undefined,
   };
-  const wireOf = (manifest: NeutralManifest) => toWire(manifest, wireOptions);
 
   return {
-    toToolDefs(manifest: NeutralManifest): AnthropicTool[] {
-      return wireOf(manifest).tools.map((tool) => ({
+    toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): AnthropicTool[] {
+      return toWire(manifest, wireOptions, context).tools.map((tool) => ({
         name: tool.name,
         ...descriptionOf(tool),
         input_schema: { ...tool.parameters, type: "object" as const },
@@ -146,7 +148,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
 
     parseToolCalls(response: AnthropicResponse, manifest: NeutralManifest): NeutralToolCall[] {
       const content = contentOf(response, "parseToolCalls");
-      const wire = wireOf(manifest);
+      const wire = toWire(manifest, wireOptions);
       const calls: NeutralToolCall[] = [];
       for (const block of content) {
         if (!isRecord(block) || block.type !== "tool_use") continue;
@@ -163,7 +165,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
         type: "tool_result",
         // The SDK requires a string; every call parsed from an API response carries its id.
         tool_use_id: call.id ?? "",
-        content: resultText(call, result, options.maxResultChars),
+        content: resultText(call, result, maxChars),
         ...(result.ok ? {} : { is_error: true }),
       };
     },
