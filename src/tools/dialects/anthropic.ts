@@ -27,6 +27,13 @@ import {
 } from "../wire/provider-tools.js";
 import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
 import { ANTHROPIC_STRICT } from "../wire/strict.js";
+import type {
+  AnthropicContentBlockParam,
+  AnthropicMessage,
+  AnthropicToolResult,
+} from "./anthropic-messages.js";
+
+export type * from "./anthropic-messages.js";
 
 /** Options of the `anthropic` dialect. */
 export interface AnthropicOptions extends ResultOptions {
@@ -68,56 +75,6 @@ export interface AnthropicContentBlock {
 /** A Messages API response (the SDK's `Message` is assignable to it); only `content` is read. */
 export interface AnthropicResponse {
   readonly content: readonly AnthropicContentBlock[];
-}
-
-/** A `tool_result` block answering one `tool_use` block (assignable to `ToolResultBlockParam`). */
-export interface AnthropicToolResult {
-  type: "tool_result";
-  tool_use_id: string;
-  content: string;
-  /** Present, and `true`, only when the call failed. */
-  is_error?: boolean;
-}
-
-/** A text block in a request message. */
-export interface AnthropicTextBlockParam {
-  type: "text";
-  text: string;
-}
-
-/** A `tool_use` block in a request message, as the model sent it. */
-export interface AnthropicToolUseBlockParam {
-  type: "tool_use";
-  id: string;
-  name: string;
-  input: unknown;
-}
-
-/** A thinking block in a request message; the signature must come back unchanged. */
-export interface AnthropicThinkingBlockParam {
-  type: "thinking";
-  thinking: string;
-  signature: string;
-}
-
-/** A redacted thinking block in a request message, sent back unchanged. */
-export interface AnthropicRedactedThinkingBlockParam {
-  type: "redacted_thinking";
-  data: string;
-}
-
-/** The request content blocks this dialect writes or re-sends. */
-export type AnthropicContentBlockParam =
-  | AnthropicTextBlockParam
-  | AnthropicToolUseBlockParam
-  | AnthropicThinkingBlockParam
-  | AnthropicRedactedThinkingBlockParam
-  | AnthropicToolResult;
-
-/** A conversation message (assignable to the SDK's `MessageParam`). */
-export interface AnthropicMessage {
-  role: "user" | "assistant";
-  content: string | AnthropicContentBlockParam[];
 }
 
 /** The Anthropic dialect: tool defs, response, result block and message types. */
