@@ -53,7 +53,8 @@ export type McpToolList = {
 /** The `params` of a `tools/call` request (the SDK's `CallToolRequest["params"]`). */
 export type McpCallParams = {
   name: string;
-  arguments?: Readonly<Record<string, unknown>>;
+  // `| undefined`: the SDK's params type says so, which matters under exactOptionalPropertyTypes.
+  arguments?: Readonly<Record<string, unknown>> | undefined;
 };
 
 /** A whole `tools/call` request (the SDK's `CallToolRequest`), accepted for convenience. */
