@@ -98,6 +98,7 @@ function firstIssue(messages: readonly AnthropicMessage[]): string | undefined {
   if (!last || typeof last.content === "string") return undefined;
   for (const block of last.content) {
     if (block.type !== "tool_result" || block.is_error !== true) continue;
+    if (typeof block.content !== "string") continue;
     // The dialect writes "Error (InvalidInput): …\nIssues: [{ path, message, keyword }]".
     const issues = block.content.split("\nIssues: ")[1];
     if (issues === undefined) continue;

@@ -23,7 +23,7 @@ export interface ProviderCase {
   respond(calls: SentCall[], text?: string): unknown;
   /** The text the model reads in a result block. */
   textOf(block: unknown): string;
-  /** What of a response must be re-sent, unchanged, as messages of the conversation. */
+  /** What of a response must be re-sent as messages of the conversation. */
   turnOf(response: unknown): unknown[];
 }
 
@@ -76,7 +76,11 @@ export const providers: ProviderCase[] = [
       ],
     }),
     textOf: (block) => String(record(block).content),
-    turnOf: (response) => [record(choices(response)[0]).message],
+    // Re-sent as a request message: the response's `refusal: null` is left out.
+    turnOf: (response) => {
+      const { refusal, ...message } = record(record(choices(response)[0]).message);
+      return [refusal === null ? message : { ...message, refusal }];
+    },
   },
   {
     name: "openaiResponses",

@@ -9,11 +9,14 @@ import { describe, expect, it } from "vitest";
 import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
 import {
   type AgentComponent,
+  buildManifest,
   err,
   igniteTools,
+  type JsonSchema,
   type NeutralToolCall,
   ok,
   type ToolError,
+  type ToolWarning,
 } from "../../tools/index.js";
 import { Counter, failingSave, LONG, named } from "../fixtures.js";
 
@@ -92,13 +95,15 @@ describe("anthropic.toToolDefs", () => {
     expect(defs.every((def) => !("strict" in def))).toBe(true);
   });
 
-  it("maps names Anthropic rejects to distinct safe names of at most 64 characters", () => {
+  it("maps names Anthropic rejects to distinct safe names of at most 128 characters", () => {
     const names = igniteTools(named(), anthropic)
       .toToolDefs()
       .map((def) => def.name);
     expect(names).toHaveLength(5);
     expect(new Set(names).size).toBe(5);
-    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,128}$/);
+    // Anthropic takes names up to 128 characters: a 90-character one is sent as it is.
+    expect(names).toContain(LONG);
     expect(names).toContain("note");
     expect(names.filter((name) => name.startsWith("todo_add_"))).toHaveLength(2);
     expect(names.some((name) => name.startsWith("set_limit_"))).toBe(true);
@@ -116,16 +121,15 @@ describe("anthropic.toToolDefs", () => {
       ["pick", true],
       ["tick", true],
     ]);
+    // Optional properties stay optional, as the Anthropic SDK's own strict transform leaves them.
     expect(defs.find((def) => def.name === "pick")?.input_schema).toEqual({
       type: "object",
       properties: {
         colour: { enum: ["red", "blue"] },
-        when: { anyOf: [{ type: "string", format: "date" }, { type: "null" }] },
-        tags: {
-          anyOf: [{ type: "array", items: { type: "string" }, minItems: 1 }, { type: "null" }],
-        },
+        when: { type: "string", format: "date" },
+        tags: { type: "array", items: { type: "string" }, minItems: 1 },
       },
-      required: ["colour", "when", "tags"],
+      required: ["colour"],
       additionalProperties: false,
     });
     // A tool sent non-strict is sent exactly as it would be without the option.
@@ -346,17 +350,20 @@ describe("anthropic.parseToolCalls", () => {
     ]);
   });
 
-  it("maps strict-mode nulls back to absent only on tools that were sent strict", () => {
+  it("reads strict calls as they come: Anthropic's strict mode never sends null for absent", () => {
     const tools = igniteTools(strictCases(), anthropic({ strict: true }));
     const calls = tools.parseToolCalls(
       message([
-        toolUse("toolu_01", "pick", { colour: "red", when: null, tags: null }),
-        toolUse("toolu_02", "defaulted", { n: null }),
+        toolUse("toolu_01", "pick", { colour: "red" }),
+        toolUse("toolu_02", "pick", { colour: "red", when: null }),
+        toolUse("toolu_03", "defaulted", { n: null }),
       ]),
     );
     expect(calls).toEqual([
       { id: "toolu_01", name: "pick", input: { colour: "red" } },
-      { id: "toolu_02", name: "defaulted", input: { n: null } },
+      // Not a value the schema allows, so validation answers it: it is not dropped silently.
+      { id: "toolu_02", name: "pick", input: { colour: "red", when: null } },
+      { id: "toolu_03", name: "defaulted", input: { n: null } },
     ]);
   });
 
@@ -559,5 +566,99 @@ describe("anthropic.appendTurn", () => {
     expect(() => anthropic.appendTurn(history, new Response("{}") as never, [])).toThrow(
       /^anthropic\.appendTurn expects a Messages API response/,
     );
+  });
+});
+
+describe("anthropic({ strict: true }) within Anthropic's documented limits", () => {
+  const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)) => ({
+    type: "object",
+    properties,
+    required,
+    additionalProperties: false,
+  });
+  /** `count` commands `t00`, `t01`, …, each with the input `make` gives it. */
+  const commands = (count: number, make: (index: number) => JsonSchema) =>
+    buildManifest({
+      commands: Object.fromEntries(
+        Array.from({ length: count }, (_, index) => [
+          `t${String(index).padStart(2, "0")}`,
+          { input: make(index) },
+        ]),
+      ),
+    });
+  const offer = (manifest: ReturnType<typeof buildManifest>) => {
+    const warnings: ToolWarning[] = [];
+    const defs = anthropic({ strict: true }).toToolDefs(manifest, {
+      warn: (warning) => warnings.push(warning),
+    });
+    return { strict: defs.filter((def) => def.strict).map((def) => def.name), warnings };
+  };
+
+  it("sends a recursive schema without strict mode, which Anthropic's strict mode refuses", () => {
+    const tree = {
+      ...closed({ label: { type: "string" }, children: { type: "array", items: { $ref: "#" } } }),
+    };
+    const { strict, warnings } = offer(buildManifest({ commands: { plant: { input: tree } } }));
+    expect(strict).toEqual([]);
+    expect(warnings).toEqual([
+      {
+        code: "strict-fallback",
+        command: "plant",
+        message: expect.stringMatching(/does not accept recursive schemas/),
+      },
+    ]);
+  });
+
+  it("keeps 17 optional fields optional, as one strict tool, instead of 17 unions", () => {
+    const fields = Object.fromEntries(
+      Array.from({ length: 17 }, (_, index) => [`f${index}`, { type: "string" }]),
+    );
+    const manifest = buildManifest({ commands: { form: { input: closed(fields, []) } } });
+    const [def] = anthropic({ strict: true }).toToolDefs(manifest);
+    expect(def?.strict).toBe(true);
+    expect(def?.input_schema).toEqual(closed(fields, []));
+  });
+
+  it("sends at most 20 tools strict, the first 20 by name, and reports the others", () => {
+    const { strict, warnings } = offer(commands(21, () => closed({ n: { type: "integer" } })));
+    expect(strict).toHaveLength(20);
+    expect(strict).not.toContain("t20");
+    expect(warnings).toEqual([
+      {
+        code: "strict-fallback",
+        command: "t20",
+        message: '"t20" is sent non-strict: Anthropic allows at most 20 strict tools per request.',
+      },
+    ]);
+  });
+
+  it("keeps the optional parameters of the strict tools of a request within 24", () => {
+    // Five optional parameters each: four tools hold 20; the fifth would make 25.
+    const { strict, warnings } = offer(
+      commands(6, (index) =>
+        closed(
+          Object.fromEntries(
+            Array.from({ length: index === 5 ? 4 : 5 }, (_, n) => [`p${n}`, { type: "string" }]),
+          ),
+          [],
+        ),
+      ),
+    );
+    expect(strict).toEqual(["t00", "t01", "t02", "t03", "t05"]);
+    expect(warnings.map((warning) => [warning.command, warning.message])).toEqual([
+      ["t04", expect.stringMatching(/at most 24 optional parameters .* \(this tool has 5\)/)],
+    ]);
+  });
+
+  it("keeps the parameters with union types of the strict tools of a request within 16", () => {
+    const union = { anyOf: [{ type: "string" }, { type: "integer" }] };
+    const { strict, warnings } = offer(
+      commands(3, () =>
+        closed(Object.fromEntries(Array.from({ length: 6 }, (_, n) => [`u${n}`, union]))),
+      ),
+    );
+    expect(strict).toEqual(["t00", "t01"]);
+    expect(warnings.map((warning) => warning.command)).toEqual(["t02"]);
+    expect(warnings[0]?.message).toMatch(/at most 16 parameters with union types/);
   });
 });

@@ -416,6 +416,25 @@ describe("openaiResponses through igniteTools", () => {
     expect(input).toEqual(before);
   });
 
+  it("re-sends a cut-off function_call with arguments {}, and every other item as it came", async () => {
+    const tools = igniteTools(new Counter(), openaiResponses);
+    const cut: ResponseFunctionToolCall = {
+      ...call("call_2", "setLimit", '{"value":'),
+      status: "incomplete",
+    };
+    const turn = response([reasoning, call("call_1", "increment", '{"by":1}'), cut], {
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+    });
+    const results = await tools.handleToolCalls(turn);
+    expect(results[1]?.output).toMatch(/^Error \(InvalidInput\).*send a complete JSON object/);
+    const next = tools.appendTurn([], turn, results);
+    expect(next[0]).toBe(reasoning);
+    expect(next[1]).toBe(turn.output[1]);
+    expect(next[2]).toEqual({ ...cut, arguments: "{}" });
+    expect(cut.arguments).toBe('{"value":');
+  });
+
   it("rejects in appendTurn what is not a Responses API response", () => {
     expect(() => openaiResponses.appendTurn([], loose({ choices: [] }), [])).toThrow(
       /^openaiResponses\.appendTurn expects a Responses API response/,

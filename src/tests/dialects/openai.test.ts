@@ -493,7 +493,7 @@ describe("openai through igniteTools", () => {
     expect(result?.content).toBe('Error (ExecuteFailed): Command "save" failed: disk full');
   });
 
-  it("appends the assistant message unchanged, then the tool messages", async () => {
+  it("appends the assistant message as a request message, then the tool messages", async () => {
     const tools = igniteTools(new Counter(), openai);
     const response = completion(
       [call("call_1", "increment", '{"by":1}'), call("call_2", "setLimit", '{"value":3}')],
@@ -510,10 +510,125 @@ describe("openai through igniteTools", () => {
     const next = tools.appendTurn(history, response, results);
     expect(next).toHaveLength(5);
     expect(next.slice(0, 2)).toEqual(before);
-    expect(next[2]).toBe(response.choices[0]?.message);
-    expect(next[2]).toEqual(original);
+    // Only what a request message defines: no `refusal: null`, no `annotations`, no `audio: null`.
+    expect(next[2]).toStrictEqual({
+      role: "assistant",
+      content: "On it.",
+      tool_calls: [
+        call("call_1", "increment", '{"by":1}'),
+        call("call_2", "setLimit", '{"value":3}'),
+      ],
+    });
+    expect(response.choices[0]?.message).toEqual(original);
     expect(next.slice(3)).toEqual(results);
     expect(history).toEqual(before);
+  });
+
+  it("re-sends arguments that are not a JSON object as {}, so a compatible server reads every later turn", async () => {
+    const tools = igniteTools(new Counter(), openai);
+    const response = completion(
+      [
+        call("call_1", "increment", '{"by":1}'),
+        call("call_2", "increment", '{"by":'),
+        call("call_3", "increment", "[1]"),
+        call("call_4", "increment", ""),
+      ],
+      "length",
+    );
+    const results = await tools.handleToolCalls(response);
+    expect(results.slice(1).map((result) => result.content)).toEqual([
+      expect.stringMatching(/^Error \(InvalidInput\).*not valid JSON/),
+      expect.stringMatching(/^Error \(InvalidInput\).*not an array/),
+      expect.stringMatching(/^Error \(InvalidInput\).*cut off/),
+    ]);
+    const [assistant] = tools.appendTurn([], response, results);
+    expect(assistant).toMatchObject({
+      tool_calls: [
+        { function: { arguments: '{"by":1}' } },
+        { function: { arguments: "{}" } },
+        { function: { arguments: "{}" } },
+        { function: { arguments: "{}" } },
+      ],
+    });
+    expect(response.choices[0]?.message.tool_calls?.[1]).toEqual(
+      call("call_2", "increment", '{"by":'),
+    );
+  });
+
+  it("re-sends every field a request message defines, and a custom call as it came", () => {
+    const custom = { id: "call_9", type: "custom", custom: { name: "grep", input: "x" } };
+    // Some compatible servers send arguments already decoded; a request carries them as text.
+    const decoded = {
+      id: "call_8",
+      type: "function",
+      function: { name: "go", arguments: { by: 1 } },
+    };
+    const missing = { id: "call_7", type: "function", function: { name: "go" } };
+    const response = loose({
+      choices: [
+        {
+          message: {
+            role: "assistant",
+            content: [{ type: "text", text: "Hm." }],
+            name: "helper",
+            function_call: { name: "legacy", arguments: "{}" },
+            tool_calls: [custom, decoded, missing],
+            reasoning: "Think.",
+            reasoning_details: [{ type: "reasoning.text", text: "Think." }],
+            audio: null,
+          },
+        },
+      ],
+    });
+    expect(openai.appendTurn([], response, [])).toStrictEqual([
+      {
+        role: "assistant",
+        content: [{ type: "text", text: "Hm." }],
+        name: "helper",
+        function_call: { name: "legacy", arguments: "{}" },
+        tool_calls: [
+          custom,
+          { id: "call_8", type: "function", function: { name: "go", arguments: '{"by":1}' } },
+          { id: "call_7", type: "function", function: { name: "go", arguments: "{}" } },
+        ],
+        reasoning: "Think.",
+        reasoning_details: [{ type: "reasoning.text", text: "Think." }],
+      },
+    ]);
+  });
+
+  it("keeps what compatible servers want back: reasoning, and a call's thought signature", () => {
+    const signed = {
+      ...call("call_1", "increment", '{"by":1}'),
+      extra_content: { google: { thought_signature: "CiIBcsjafD4=" } },
+    };
+    const response = loose({
+      choices: [
+        {
+          finish_reason: "tool_calls",
+          message: {
+            role: "assistant",
+            content: null,
+            refusal: "no",
+            reasoning_content: "Count first.",
+            audio: { id: "audio_1", data: "UklGR", expires_at: 1, transcript: "hi" },
+            tool_calls: [signed],
+            annotations: [],
+            provider_specific_field: 1,
+          },
+        },
+      ],
+    });
+    expect(openai.appendTurn([], response, [])).toStrictEqual([
+      {
+        role: "assistant",
+        content: null,
+        refusal: "no",
+        audio: { id: "audio_1" },
+        tool_calls: [signed],
+        reasoning_content: "Count first.",
+      },
+    ]);
   });
 
   it("appends only the results when there is no choice, and rejects what is not a response", () => {

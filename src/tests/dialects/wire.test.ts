@@ -1,4 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { anthropic } from "../../tools/dialects/anthropic.js";
+import { gemini } from "../../tools/dialects/gemini.js";
+import { mcp } from "../../tools/dialects/mcp.js";
+import { ollama } from "../../tools/dialects/ollama.js";
+import { openai, openaiResponses } from "../../tools/dialects/openai.js";
 import {
   buildManifest,
   err,
@@ -7,7 +13,8 @@ import {
   ok,
   resolveCall,
 } from "../../tools/index.js";
-import { decodeArguments, describeValue, objectArguments } from "../../tools/wire/arguments.js";
+import { decodeArguments, objectArguments } from "../../tools/wire/arguments.js";
+import { describeValue } from "../../tools/wire/describe-value.js";
 import { GEMINI_NAMES, MCP_NAMES, OPENAI_NAMES } from "../../tools/wire/names.js";
 import {
   configurable,
@@ -15,7 +22,14 @@ import {
   toNeutralCall,
   toWire,
 } from "../../tools/wire/provider-tools.js";
-import { capped, errorText, resultText, toJsonText } from "../../tools/wire/result-text.js";
+import {
+  cappedLine,
+  errorText,
+  MIN_RESULT_CHARS,
+  resultText,
+  toJsonText,
+} from "../../tools/wire/result-text.js";
+import { isRecursive } from "../../tools/wire/schema-refs.js";
 import { OPENAI_STRICT } from "../../tools/wire/strict.js";
 
 const manifestOf = (
@@ -322,6 +336,48 @@ describe("strict mode", () => {
     }
   });
 
+  it("says why a schema has no strict form", () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let level = 0; level < 10_000; level++) {
+      deep = {
+        type: "object",
+        properties: { next: deep },
+        required: ["next"],
+        additionalProperties: false,
+      };
+    }
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ type: "array" }, /an array without `items` has no strict form/],
+      [
+        { type: "object", properties: { a: true }, additionalProperties: false },
+        /`true` or `false` schema/,
+      ],
+      [deep, /nested too deep for strict mode/],
+      [{ type: "string", format: "uri-reference" }, /does not accept format "uri-reference"/],
+    ];
+    for (const [schema, reason] of cases) {
+      expect(OPENAI_STRICT.convert(schema)).toEqual({ reason: expect.stringMatching(reason) });
+      expect(OPENAI_STRICT.toStrict(schema)).toBeUndefined();
+    }
+    expect(OPENAI_STRICT.toStrict({ type: "string" })).toEqual({ type: "string" });
+  });
+
+  it("counts a schema nested past 64 levels as recursive, and a tree as recursive", () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let level = 0; level < 70; level++) deep = { type: "array", items: deep };
+    expect(isRecursive(deep)).toBe(true);
+    expect(
+      isRecursive({
+        type: "array",
+        items: { $ref: "#/$defs/a" },
+        $defs: { a: { type: "string" } },
+      }),
+    ).toBe(false);
+    expect(
+      isRecursive({ $defs: { node: { items: { $ref: "#/$defs/node" } } }, $ref: "#/$defs/node" }),
+    ).toBe(true);
+  });
+
   it("wraps and strictifies a scalar, keeping the value itself required", () => {
     const wire = toWire(manifestOf({ setLimit: { input: { type: "number" } } }), {
       names: OPENAI_NAMES,
@@ -484,16 +540,82 @@ describe("configurable dialects", () => {
 });
 
 describe("the size cap on what the model reads", () => {
-  it("cuts a long result at the cap with an explicit marker", () => {
+  const call = { name: "dump", input: {} };
+
+  it("cuts a long result to valid JSON that says it was cut, within the cap", () => {
     const snapshot = { rows: "x".repeat(50_000) };
-    const text = resultText({ name: "dump", input: {} }, ok({ snapshot, events: [] }));
-    expect(text.length).toBeLessThan(20_100);
-    expect(text).toMatch(/… \[truncated: showing the first 20000 of 50\d{3} characters\]$/);
+    const text = resultText(call, ok({ snapshot, events: [] }));
+    expect(text.length).toBeLessThanOrEqual(20_000);
+    const cut = JSON.parse(text);
+    expect(cut).toEqual({
+      truncated: expect.stringMatching(
+        /^the result was cut: showing the first \d+ of 50036 characters$/,
+      ),
+      partial: expect.stringMatching(/^\{"snapshot":\{"rows":"x+$/),
+    });
+    expect(cut.truncated).toContain(`first ${cut.partial.length} of`);
   });
 
-  it("takes a custom cap and never splits a surrogate pair", () => {
-    expect(capped("ab😀cd", 3)).toBe("ab… [truncated: showing the first 2 of 6 characters]");
-    expect(capped("short", 10)).toBe("short");
+  it("keeps every result valid JSON within any cap, and tells a cut one from a whole one", () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.oneof(fc.integer({ min: MIN_RESULT_CHARS, max: 400 }), fc.constant(20_000)),
+        (snapshot, cap) => {
+          const whole = toJsonText({ snapshot, events: [] });
+          const text = resultText(call, ok({ snapshot, events: [] }), cap);
+          expect(text.length).toBeLessThanOrEqual(cap);
+          const read = JSON.parse(text);
+          if (whole.length <= cap) expect(text).toBe(whole);
+          else {
+            expect(Object.keys(read)).toEqual(["truncated", "partial"]);
+            expect(whole.startsWith(read.partial)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("cuts a long error line within the cap, with the marker, never inside a surrogate pair", () => {
+    const message = `${"e".repeat(150)}😀${"f".repeat(100)}`;
+    const error = err({ kind: "ExecuteFailed" as const, name: "dump", message });
+    // At 228 the cut would fall between the two halves of the emoji.
+    for (const cap of [128, 200, 218, 219, 220, 228]) {
+      const text = resultText(call, error, cap);
+      expect(text.length).toBeLessThanOrEqual(cap);
+      expect(text).toMatch(
+        /^Error \(ExecuteFailed\): e+.*… \[truncated: showing the first \d+ of 275 characters\]$/u,
+      );
+      expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    }
+    expect(cappedLine("short", 128)).toBe("short");
+  });
+
+  it("never cuts a JSON result between the two halves of a surrogate pair", () => {
+    const snapshot = `${"a".repeat(60)}${"😀".repeat(200)}`;
+    for (let cap = 128; cap < 140; cap++) {
+      const { partial } = JSON.parse(resultText(call, ok({ snapshot, events: [] }), cap));
+      expect(partial).not.toMatch(/[\uD800-\uDBFF]$/);
+    }
+  });
+
+  it.each([
+    ["openai", openai],
+    ["openaiResponses", openaiResponses],
+    ["anthropic", anthropic],
+    ["gemini", gemini],
+    ["ollama", ollama],
+    ["mcp", mcp],
+  ] as const)("refuses a cap %s cannot keep, when the dialect is made", (name, make) => {
+    for (const maxResultChars of [0, 10, MIN_RESULT_CHARS - 1, 200.5, Number.NaN, -1]) {
+      expect(() => make({ maxResultChars })).toThrow(
+        new TypeError(
+          `${name}({ maxResultChars }) must be an integer ≥ ${MIN_RESULT_CHARS} or Infinity, not ${maxResultChars}`,
+        ),
+      );
+    }
+    expect(() => make({ maxResultChars: Number.POSITIVE_INFINITY })).not.toThrow();
   });
 });
 

@@ -1,3 +1,4 @@
+import type Anthropic from "@anthropic-ai/sdk";
 import type {
   ContentBlockParam,
   Message,
@@ -17,7 +18,7 @@ import {
   type AnthropicToolResult,
   anthropic,
 } from "../../tools/dialects/anthropic.js";
-import { igniteTools } from "../../tools/index.js";
+import { igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 
 describe("anthropic types against @anthropic-ai/sdk 1.16.0", () => {
@@ -51,6 +52,28 @@ describe("anthropic types against @anthropic-ai/sdk 1.16.0", () => {
     const bridge = igniteTools(new Counter(), anthropic);
     expectTypeOf(bridge.appendTurn).returns.toEqualTypeOf<AnthropicMessage[]>();
     expectTypeOf(bridge.appendTurn).returns.toExtend<MessageCreateParamsNonStreaming["messages"]>();
+  });
+
+  it("takes a history typed as the SDK's MessageParam[], and gives back one the SDK takes", () => {
+    expectTypeOf<MessageParam>().toExtend<AnthropicMessage>();
+    expectTypeOf<ContentBlockParam>().toExtend<AnthropicContentBlockParam>();
+    const bridge = igniteTools(new Counter(), anthropic);
+    const history: Anthropic.MessageParam[] = [{ role: "user", content: "Count to three." }];
+    expectTypeOf(history).toExtend<Parameters<typeof bridge.appendTurn>[0]>();
+    expectTypeOf(bridge.appendTurn).returns.toExtend<MessageParam[]>();
+  });
+
+  it("runs runToolLoop over an SDK-typed history with the real client, without a cast", () => {
+    const client = {} as Anthropic;
+    const history: Anthropic.MessageParam[] = [{ role: "user", content: "Count to three." }];
+    const loop = () =>
+      runToolLoop({
+        tools: igniteTools(new Counter(), anthropic),
+        messages: history,
+        model: ({ tools, messages }) =>
+          client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 1024, tools, messages }),
+      });
+    expectTypeOf(loop).returns.resolves.toHaveProperty("messages").toExtend<MessageParam[]>();
   });
 
   it("is both the default dialect and a factory with the same types", () => {

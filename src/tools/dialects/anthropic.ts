@@ -11,10 +11,12 @@ import type {
   NeutralManifest,
   NeutralToolCall,
   Observation,
+  ToolDefsContext,
   ToolError,
 } from "../core/types.js";
-import { objectRequired, shapeError } from "../wire/arguments.js";
-import { OPENAI_NAMES } from "../wire/names.js";
+import { objectRequired } from "../wire/arguments.js";
+import { shapeError } from "../wire/describe-value.js";
+import { ANTHROPIC_NAMES } from "../wire/names.js";
 import {
   configurable,
   descriptionOf,
@@ -23,8 +25,15 @@ import {
   toWire,
   type WireOptions,
 } from "../wire/provider-tools.js";
-import { type ResultOptions, resultText } from "../wire/result-text.js";
+import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
 import { ANTHROPIC_STRICT } from "../wire/strict.js";
+import type {
+  AnthropicContentBlockParam,
+  AnthropicMessage,
+  AnthropicToolResult,
+} from "./anthropic-messages.js";
+
+export type * from "./anthropic-messages.js";
 
 /** Options of the `anthropic` dialect. */
 export interface AnthropicOptions extends ResultOptions {
@@ -68,56 +77,6 @@ export interface AnthropicResponse {
   readonly content: readonly AnthropicContentBlock[];
 }
 
-/** A `tool_result` block answering one `tool_use` block (assignable to `ToolResultBlockParam`). */
-export interface AnthropicToolResult {
-  type: "tool_result";
-  tool_use_id: string;
-  content: string;
-  /** Present, and `true`, only when the call failed. */
-  is_error?: boolean;
-}
-
-/** A text block in a request message. */
-export interface AnthropicTextBlockParam {
-  type: "text";
-  text: string;
-}
-
-/** A `tool_use` block in a request message, as the model sent it. */
-export interface AnthropicToolUseBlockParam {
-  type: "tool_use";
-  id: string;
-  name: string;
-  input: unknown;
-}
-
-/** A thinking block in a request message; the signature must come back unchanged. */
-export interface AnthropicThinkingBlockParam {
-  type: "thinking";
-  thinking: string;
-  signature: string;
-}
-
-/** A redacted thinking block in a request message, sent back unchanged. */
-export interface AnthropicRedactedThinkingBlockParam {
-  type: "redacted_thinking";
-  data: string;
-}
-
-/** The request content blocks this dialect writes or re-sends. */
-export type AnthropicContentBlockParam =
-  | AnthropicTextBlockParam
-  | AnthropicToolUseBlockParam
-  | AnthropicThinkingBlockParam
-  | AnthropicRedactedThinkingBlockParam
-  | AnthropicToolResult;
-
-/** A conversation message (assignable to the SDK's `MessageParam`). */
-export interface AnthropicMessage {
-  role: "user" | "assistant";
-  content: string | AnthropicContentBlockParam[];
-}
-
 /** The Anthropic dialect: tool defs, response, result block and message types. */
 export type AnthropicDialect = LoopDialect<
   AnthropicTool[],
@@ -127,16 +86,16 @@ export type AnthropicDialect = LoopDialect<
 >;
 
 function make(options: AnthropicOptions = {}): AnthropicDialect {
+  const maxChars = maxCharsOf("anthropic", options);
   // Anthropic's strict mode accepts fewer keywords than OpenAI's: its own rule decides per tool.
   const wireOptions: WireOptions = {
-    names: OPENAI_NAMES,
+    names: ANTHROPIC_NAMES,
     strict: options.strict ? ANTHROPIC_STRICT : undefined,
   };
-  const wireOf = (manifest: NeutralManifest) => toWire(manifest, wireOptions);
 
   return {
-    toToolDefs(manifest: NeutralManifest): AnthropicTool[] {
-      return wireOf(manifest).tools.map((tool) => ({
+    toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): AnthropicTool[] {
+      return toWire(manifest, wireOptions, context).tools.map((tool) => ({
         name: tool.name,
         ...descriptionOf(tool),
         input_schema: { ...tool.parameters, type: "object" as const },
@@ -146,7 +105,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
 
     parseToolCalls(response: AnthropicResponse, manifest: NeutralManifest): NeutralToolCall[] {
       const content = contentOf(response, "parseToolCalls");
-      const wire = wireOf(manifest);
+      const wire = toWire(manifest, wireOptions);
       const calls: NeutralToolCall[] = [];
       for (const block of content) {
         if (!isRecord(block) || block.type !== "tool_use") continue;
@@ -163,7 +122,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
         type: "tool_result",
         // The SDK requires a string; every call parsed from an API response carries its id.
         tool_use_id: call.id ?? "",
-        content: resultText(call, result, options.maxResultChars),
+        content: resultText(call, result, maxChars),
         ...(result.ok ? {} : { is_error: true }),
       };
     },

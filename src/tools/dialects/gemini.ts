@@ -12,9 +12,11 @@ import type {
   NeutralManifest,
   NeutralToolCall,
   Observation,
+  ToolDefsContext,
   ToolError,
 } from "../core/types.js";
-import { describeValue, objectArguments } from "../wire/arguments.js";
+import { objectArguments } from "../wire/arguments.js";
+import { describeValue } from "../wire/describe-value.js";
 import { GEMINI_NAMES } from "../wire/names.js";
 import {
   descriptionOf,
@@ -25,13 +27,15 @@ import {
   type WireTool,
 } from "../wire/provider-tools.js";
 import {
-  capped,
-  DEFAULT_MAX_RESULT_CHARS,
+  cappedLine,
   errorText,
+  maxCharsOf,
   type ResultOptions,
   toJsonValue,
+  truncated,
 } from "../wire/result-text.js";
-import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
+import { type Warn, warnerOf } from "../wire/warnings.js";
+import { downgrade, type GeminiSchema, restoreNumbers } from "./gemini-schema.js";
 
 export type { GeminiSchema, GeminiType } from "./gemini-schema.js";
 
@@ -153,15 +157,15 @@ function make(options: ResultOptions & { schema: "openapi" }): GeminiDialect<Gem
 function make(options?: GeminiOptions): GeminiDialect<GeminiTool[] | GeminiOpenApiTool[]>;
 function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiOpenApiTool[]> {
   const openapi = options.schema === "openapi";
-  const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+  const maxChars = maxCharsOf("gemini", options);
   return {
-    toToolDefs(manifest) {
-      const tools = toWire(manifest, WIRE).tools;
+    toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext) {
+      const tools = toWire(manifest, WIRE, context).tools;
       // An empty `functionDeclarations` is rejected: no commands means no tool at all.
       if (tools.length === 0) return [];
-      return openapi
-        ? [{ functionDeclarations: tools.map(openApiDeclaration) }]
-        : [{ functionDeclarations: tools.map(jsonDeclaration) }];
+      if (!openapi) return [{ functionDeclarations: tools.map(jsonDeclaration) }];
+      const warn = warnerOf(context);
+      return [{ functionDeclarations: tools.map((tool) => openApiDeclaration(tool, warn)) }];
     },
 
     parseToolCalls(response: GeminiResponse, manifest: NeutralManifest): NeutralToolCall[] {
@@ -171,7 +175,12 @@ function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiO
       const calls: NeutralToolCall[] = [];
       for (const part of parts) {
         if (!isRecord(part) || !isRecord(part.functionCall)) continue;
-        calls.push(toNeutralCall(wire, toProviderCall(part.functionCall, calls.length)));
+        const call = toProviderCall(part.functionCall, calls.length);
+        const tool = openapi ? wire.byName.get(call.name) : undefined;
+        // An enum of numbers was offered as their texts: the model answers with a text.
+        const told = tool ? downgrade(tool.parameters) : undefined;
+        if (told?.numbersAsText) call.args = restoreNumbers(told.schema, call.args);
+        calls.push(toNeutralCall(wire, call));
       }
       return calls;
     },
@@ -187,7 +196,7 @@ function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiO
           name: call.toolName ?? call.name,
           response: result.ok
             ? { output: output(result.value, maxChars) }
-            : { error: capped(errorText(call, result.error), maxChars) },
+            : { error: cappedLine(errorText(call, result.error), maxChars) },
         },
       };
     },
@@ -205,14 +214,33 @@ function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiO
   };
 }
 
+const WRAPPED = "/properties/value";
+
 function jsonDeclaration(tool: WireTool): GeminiFunctionDeclaration {
   return { name: tool.name, ...descriptionOf(tool), parametersJsonSchema: tool.parameters };
 }
 
-function openApiDeclaration(tool: WireTool): GeminiOpenApiFunctionDeclaration {
-  const parameters = toGeminiSchema(tool.parameters);
+function openApiDeclaration(tool: WireTool, warn: Warn): GeminiOpenApiFunctionDeclaration {
+  const { schema: parameters, dropped: all, more } = downgrade(tool.parameters);
   // Gemini rejects an OBJECT without properties; a function without parameters leaves them unset.
   const empty = Object.keys(parameters.properties ?? {}).length === 0;
+  // Paths are reported in the command's own schema: the `{ value }` wrapper is the dialect's, and
+  // a closed object without properties is told exactly by leaving the parameters out.
+  const dropped = all.filter(({ keyword, path }) =>
+    tool.wrapped ? path.startsWith(WRAPPED) : !(empty && keyword === "additionalProperties"),
+  );
+  if (dropped.length > 0) {
+    const where = (path: string) =>
+      (tool.wrapped ? path.slice(WRAPPED.length) : path) || "the root";
+    const list = dropped.map(({ keyword, path }) => `${keyword} at ${where(path)}`);
+    if (more > 0) list.push(`${more} more`);
+    warn(
+      "schema-downgraded",
+      tool.tool.name,
+      `${JSON.stringify(tool.tool.name)}: Gemini's OpenAPI schema cannot carry ${list.join(", ")}; ` +
+        "the model is told a looser schema, and every call is still validated against the full one.",
+    );
+  }
   return { name: tool.name, ...descriptionOf(tool), ...(empty ? {} : { parameters }) };
 }
 
@@ -226,11 +254,15 @@ function toProviderCall(call: Record<string, unknown>, index: number): ProviderC
   };
 }
 
-/** The observation as JSON data, or as capped JSON text when it is too long to send whole. */
+/**
+ * The observation as JSON data; when its JSON text is longer than `maxChars`, the object that
+ * says it was cut and carries its start (`{ truncated, partial }`). Whatever a `project` function
+ * returned (`undefined` included), this answers.
+ */
 function output(observation: Observation, maxChars: number): unknown {
-  const value = toJsonValue(observation);
+  const value = toJsonValue(observation) ?? null;
   const text = JSON.stringify(value);
-  return text.length > maxChars ? capped(text, maxChars) : value;
+  return text.length > maxChars ? truncated(text, maxChars) : value;
 }
 
 // Whatever the SDK or a JSON parser can hand over for a response; a fetch `Response` has none.

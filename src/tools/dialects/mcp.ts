@@ -11,10 +11,12 @@ import type {
   NeutralManifest,
   NeutralToolCall,
   Observation,
+  ToolDefsContext,
   ToolDialect,
   ToolError,
 } from "../core/types.js";
-import { objectArguments, shapeError } from "../wire/arguments.js";
+import { objectArguments } from "../wire/arguments.js";
+import { shapeError } from "../wire/describe-value.js";
 import { MCP_NAMES } from "../wire/names.js";
 import {
   configurable,
@@ -23,7 +25,7 @@ import {
   toWire,
   type WireOptions,
 } from "../wire/provider-tools.js";
-import { type ResultOptions, resultText, toJsonValue } from "../wire/result-text.js";
+import { maxCharsOf, type ResultOptions, resultText, toJsonValue } from "../wire/result-text.js";
 
 // Type aliases, not interfaces: the SDK's result types carry an index signature, which only an
 // object type alias satisfies implicitly.
@@ -51,7 +53,8 @@ export type McpToolList = {
 /** The `params` of a `tools/call` request (the SDK's `CallToolRequest["params"]`). */
 export type McpCallParams = {
   name: string;
-  arguments?: Readonly<Record<string, unknown>>;
+  // `| undefined`: the SDK's params type says so, which matters under exactOptionalPropertyTypes.
+  arguments?: Readonly<Record<string, unknown>> | undefined;
 };
 
 /** A whole `tools/call` request (the SDK's `CallToolRequest`), accepted for convenience. */
@@ -87,10 +90,11 @@ export interface McpOptions extends ResultOptions {}
 const WIRE: WireOptions = { names: MCP_NAMES };
 
 function make(options: McpOptions = {}): McpDialect {
+  const maxChars = maxCharsOf("mcp", options);
   return {
-    toToolDefs(manifest: NeutralManifest): McpToolList {
+    toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): McpToolList {
       return {
-        tools: toWire(manifest, WIRE).tools.map((tool) => ({
+        tools: toWire(manifest, WIRE, context).tools.map((tool) => ({
           name: tool.name,
           ...descriptionOf(tool),
           inputSchema: { ...tool.parameters, type: "object" as const },
@@ -105,7 +109,7 @@ function make(options: McpOptions = {}): McpDialect {
     },
 
     toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): McpToolResult {
-      const text = resultText(call, result, options.maxResultChars);
+      const text = resultText(call, result, maxChars);
       const content: McpTextContent[] = [{ type: "text", text }];
       if (!result.ok) return { content, isError: true };
       const structured = toJsonValue(result.value);

@@ -12,9 +12,11 @@ import type {
   NeutralManifest,
   NeutralToolCall,
   Observation,
+  ToolDefsContext,
   ToolError,
 } from "../core/types.js";
-import { decodeArguments, shapeError } from "../wire/arguments.js";
+import { decodeArguments } from "../wire/arguments.js";
+import { shapeError } from "../wire/describe-value.js";
 import { OPENAI_NAMES } from "../wire/names.js";
 import {
   configurable,
@@ -23,7 +25,7 @@ import {
   toWire,
   type WireOptions,
 } from "../wire/provider-tools.js";
-import { type ResultOptions, resultText } from "../wire/result-text.js";
+import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
 
 /** One entry of a chat request's `tools`: assignable to the SDK's `Tool`. */
 export interface OllamaTool {
@@ -84,9 +86,10 @@ export interface OllamaOptions extends ResultOptions {}
 const WIRE: WireOptions = { names: OPENAI_NAMES };
 
 function make(options: OllamaOptions = {}): OllamaDialect {
+  const maxChars = maxCharsOf("ollama", options);
   return {
-    toToolDefs(manifest: NeutralManifest): OllamaTool[] {
-      return toWire(manifest, WIRE).tools.map((tool) => ({
+    toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): OllamaTool[] {
+      return toWire(manifest, WIRE, context).tools.map((tool) => ({
         type: "function",
         function: {
           name: tool.name,
@@ -119,7 +122,7 @@ function make(options: OllamaOptions = {}): OllamaDialect {
     toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): OllamaToolMessage {
       return {
         role: "tool",
-        content: resultText(call, result, options.maxResultChars),
+        content: resultText(call, result, maxChars),
         tool_name: call.toolName ?? call.name,
       };
     },

@@ -13,9 +13,11 @@ import type {
   NeutralManifest,
   NeutralToolCall,
   Observation,
+  ToolDefsContext,
   ToolError,
 } from "../core/types.js";
-import { decodeArguments, shapeError } from "../wire/arguments.js";
+import { decodeArguments } from "../wire/arguments.js";
+import { shapeError } from "../wire/describe-value.js";
 import { OPENAI_NAMES } from "../wire/names.js";
 import {
   configurable,
@@ -25,7 +27,7 @@ import {
   toWire,
   type WireOptions,
 } from "../wire/provider-tools.js";
-import { type ResultOptions, resultText } from "../wire/result-text.js";
+import { maxCharsOf, type ResultOptions, resultText, toJsonText } from "../wire/result-text.js";
 import { OPENAI_STRICT } from "../wire/strict.js";
 
 /** Options of the `openai` and `openaiResponses` dialects. */
@@ -50,10 +52,24 @@ export interface OpenAIChatTool {
   };
 }
 
-/** A tool call in an assistant message: a function call, or a call to a custom tool. */
+/**
+ * A tool call in an assistant message: a function call, or a call to a custom tool.
+ * `extra_content` carries what some compatible servers attach to a call and want back (Gemini's
+ * OpenAI endpoint puts its thought signature there).
+ */
 export type OpenAIChatToolCall =
-  | { id: string; type: "function"; function: { name: string; arguments: string } }
-  | { id: string; type: "custom"; custom: { name: string; input: string } };
+  | {
+      id: string;
+      type: "function";
+      function: { name: string; arguments: string };
+      extra_content?: unknown;
+    }
+  | {
+      id: string;
+      type: "custom";
+      custom: { name: string; input: string };
+      extra_content?: unknown;
+    };
 
 /** A text part of a message's content. */
 export interface OpenAIChatTextPart {
@@ -77,6 +93,12 @@ export interface OpenAIChatAssistantMessage {
   audio?: { id: string } | null;
   function_call?: { name: string; arguments: string } | null;
   tool_calls?: OpenAIChatToolCall[];
+  /** The reasoning some compatible servers return (DeepSeek, vLLM) and want back with its calls. */
+  reasoning_content?: string | null;
+  /** The reasoning Ollama's and OpenRouter's OpenAI endpoints return. */
+  reasoning?: unknown;
+  /** OpenRouter's structured reasoning, which it asks to have sent back unchanged. */
+  reasoning_details?: unknown;
 }
 
 /**
@@ -275,13 +297,14 @@ function chatCall(call: unknown, cutOff: boolean): ProviderCall {
 }
 
 function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
+  const maxChars = maxCharsOf("openai", options);
   const wireOptions: WireOptions = {
     names: OPENAI_NAMES,
     strict: options.strict ? OPENAI_STRICT : undefined,
   };
   return {
-    toToolDefs: (manifest: NeutralManifest) =>
-      toWire(manifest, wireOptions).tools.map((tool) => ({
+    toToolDefs: (manifest: NeutralManifest, context?: ToolDefsContext) =>
+      toWire(manifest, wireOptions, context).tools.map((tool) => ({
         type: "function",
         function: {
           name: tool.name,
@@ -302,15 +325,66 @@ function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
     toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
       role: "tool",
       tool_call_id: call.id ?? "",
-      content: resultText(call, result, options.maxResultChars),
+      content: resultText(call, result, maxChars),
     }),
     appendTurn(messages, response, results) {
       const turn = chatTurn(response, "appendTurn");
-      // The choice's own message object, not a rebuilt one: extra fields go back as they came.
       const message = response.choices[0]?.message;
-      return [...messages, ...(turn && message ? [message] : []), ...results];
+      return [...messages, ...(turn && message ? [requestMessage(message)] : []), ...results];
     },
   };
+}
+
+/**
+ * The assistant message of a response as a request message: only the fields a request message
+ * defines, set — no `refusal: null`, no `annotations`, `audio` as its `{ id }` — and the reasoning
+ * compatible servers want back. Arguments that are not a JSON object go back as `"{}"`: servers
+ * that re-read earlier arguments (Ollama's `/v1`, vLLM, llama.cpp) refuse every later request
+ * otherwise, while the call's own answer already told the model to send it again.
+ */
+function requestMessage(message: OpenAIChatAssistantMessage): OpenAIChatAssistantMessage {
+  const { content, refusal, name, audio, function_call, tool_calls } = message;
+  const out: OpenAIChatAssistantMessage = { role: "assistant" };
+  if (content !== undefined) out.content = content;
+  if (typeof refusal === "string") out.refusal = refusal;
+  if (typeof name === "string") out.name = name;
+  if (isRecord(audio) && typeof audio.id === "string") out.audio = { id: audio.id };
+  if (isRecord(function_call)) out.function_call = function_call;
+  if (Array.isArray(tool_calls) && tool_calls.length > 0)
+    out.tool_calls = tool_calls.map(resentCall);
+  if (message.reasoning_content != null) out.reasoning_content = message.reasoning_content;
+  if (message.reasoning != null) out.reasoning = message.reasoning;
+  if (message.reasoning_details != null) out.reasoning_details = message.reasoning_details;
+  return out;
+}
+
+function resentCall(call: OpenAIChatToolCall): OpenAIChatToolCall {
+  if (!isRecord(call) || call.type === "custom" || !isRecord(call.function)) return call;
+  const { id, function: fn, extra_content } = call;
+  return {
+    id,
+    // Some compatible servers leave `type` out of a response; a request must carry it.
+    type: "function",
+    function: { name: fn.name, arguments: objectText(fn.arguments) },
+    ...(extra_content === undefined ? {} : { extra_content }),
+  };
+}
+
+/** A Responses output item as it goes back: a `function_call` with unreadable arguments fixed. */
+function resentItem(item: OpenAIResponsesItem): OpenAIResponsesItem {
+  if (item.type !== "function_call") return item;
+  const text = objectText(item.arguments);
+  return text === item.arguments ? item : { ...item, arguments: text };
+}
+
+/** `args` as the JSON text of an object: as it is when it is one, else `"{}"`. */
+function objectText(args: unknown): string {
+  if (typeof args !== "string") return isRecord(args) ? toJsonText(args) : "{}";
+  try {
+    return isRecord(JSON.parse(args)) ? args : "{}";
+  } catch {
+    return "{}";
+  }
 }
 
 /**
@@ -329,13 +403,14 @@ function responsesOutput(response: OpenAIResponsesResponse, where: string) {
 }
 
 function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialect {
+  const maxChars = maxCharsOf("openaiResponses", options);
   const wireOptions: WireOptions = {
     names: OPENAI_NAMES,
     strict: options.strict ? OPENAI_STRICT : undefined,
   };
   return {
-    toToolDefs: (manifest: NeutralManifest) =>
-      toWire(manifest, wireOptions).tools.map((tool) => ({
+    toToolDefs: (manifest: NeutralManifest, context?: ToolDefsContext) =>
+      toWire(manifest, wireOptions, context).tools.map((tool) => ({
         type: "function",
         name: tool.name,
         ...descriptionOf(tool),
@@ -360,13 +435,13 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
     toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
       type: "function_call_output",
       call_id: call.id ?? "",
-      output: resultText(call, result, options.maxResultChars),
+      output: resultText(call, result, maxChars),
     }),
     appendTurn(messages, response, results) {
       // The API takes every output item back as input. Only the pass-through item type is too
       // loose to say so; the kinds a function-calling turn produces are typed exactly.
       const output = responsesOutput(response, "appendTurn") as readonly OpenAIResponsesItem[];
-      return [...messages, ...output, ...results];
+      return [...messages, ...output.map(resentItem), ...results];
     },
   };
 }

@@ -1,7 +1,12 @@
 /**
  * Provider-safe tool names. Commands are free strings (`todo.add`, `set limit`); providers are
- * not. Each command maps to a name the provider accepts — deterministically, reversibly through
- * the manifest, and without collisions — and a name that was never offered maps to nothing.
+ * not. Each command maps to a name the provider accepts — deterministically, reversibly, and
+ * without collisions — and a name that was never offered maps to nothing.
+ *
+ * The mapping is computed over every *declared* command, available or not: a name then means the
+ * same command whatever is available this turn, and a command literally named like another one's
+ * mapped form (`set_limit_w67ps8` beside `set limit`) keeps its own name while the mapped one
+ * moves aside — whether or not the literal command is offered now.
  */
 import type { NeutralManifest } from "../core/types.js";
 
@@ -14,9 +19,20 @@ export interface NameRule {
   readonly maxLength: number;
 }
 
-/** OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`. */
+/**
+ * OpenAI (Chat Completions and Responses): `a-z A-Z 0-9 _ -`, at most 64 characters — the
+ * function `name` field of the `openai` SDK's types says so. Ollama takes the same names.
+ */
 export const OPENAI_NAMES: NameRule = { invalid: /[^a-zA-Z0-9_-]/g, maxLength: 64 };
-/** Gemini: a letter or `_`, then letters, digits, `_ . : -`; 64 is the limit of older endpoints. */
+/**
+ * Anthropic: `a-z A-Z 0-9 _ -`, at most 128 characters (the API answers a longer `tools[].name`
+ * with "String should have at most 128 characters").
+ */
+export const ANTHROPIC_NAMES: NameRule = { invalid: /[^a-zA-Z0-9_-]/g, maxLength: 128 };
+/**
+ * Gemini: a letter or `_`, then letters, digits, `_ . : -`. The SDK's `FunctionDeclaration.name`
+ * now says 128 characters; 64, the limit older endpoints enforce, is kept until that is settled.
+ */
 export const GEMINI_NAMES: NameRule = {
   invalid: /[^a-zA-Z0-9_.:-]/g,
   start: /^[a-zA-Z_]/,
@@ -53,20 +69,24 @@ function mapped(name: string, rule: NameRule, salt: number): string {
 }
 
 /**
- * The provider name of every tool in the manifest. A name the provider accepts is kept as it
- * is; any other becomes its sanitised form plus a fingerprint of the original, so `todo.add` and
- * `todo add` stay distinct. Kept names are claimed first, so a mapped name never takes one.
+ * The provider name of every command in `commands` (pass every declared command, not only the
+ * available ones). A name the provider accepts is kept as it is; any other becomes its sanitised
+ * form plus a fingerprint of the original, so `todo.add` and `todo add` stay distinct. Kept names
+ * are claimed first, so a mapped name never takes one. The result depends only on the set of
+ * names, not on their order.
  */
-export function providerNames(manifest: NeutralManifest, rule: NameRule): Map<string, string> {
+export function providerNames(commands: NeutralManifest, rule: NameRule): Map<string, string> {
   const byCommand = new Map<string, string>();
   const taken = new Set<string>();
-  for (const { name } of manifest) {
+  // The default sort compares UTF-16 code units: the same order on every machine and locale.
+  const names = [...new Set(commands.map((tool) => tool.name))].sort();
+  for (const name of names) {
     if (isSafe(name, rule)) {
       byCommand.set(name, name);
       taken.add(name);
     }
   }
-  for (const { name } of manifest) {
+  for (const name of names) {
     if (byCommand.has(name)) continue;
     let salt = 0;
     let candidate = mapped(name, rule, salt);

@@ -3,9 +3,16 @@
  * (safe names, object-rooted schemas, optionally strict) and provider calls mapped back to it.
  */
 import { isRecord } from "../core/json.js";
-import type { JsonSchema, NeutralManifest, NeutralTool, NeutralToolCall } from "../core/types.js";
+import type {
+  JsonSchema,
+  NeutralManifest,
+  NeutralTool,
+  NeutralToolCall,
+  ToolDefsContext,
+} from "../core/types.js";
 import { type NameRule, providerNames } from "./names.js";
 import type { StrictRule } from "./strict.js";
+import { warnerOf } from "./warnings.js";
 
 /** One tool as a provider sees it. */
 export interface WireTool {
@@ -40,23 +47,46 @@ export function descriptionOf(tool: WireTool): { description?: string } {
   return tool.tool.description === undefined ? {} : { description: tool.tool.description };
 }
 
-/** The manifest with provider-safe names, wrapped scalar inputs and (optionally) strict schemas. */
-export function toWire(manifest: NeutralManifest, options: WireOptions): WireManifest {
-  const names = providerNames(manifest, options.names);
-  const tools = manifest.map((tool): WireTool => {
-    const wrapped = needsWrapping(tool.inputSchema);
-    const object = wrapped ? wrap(tool.inputSchema) : tool.inputSchema;
-    const strict = options.strict?.toStrict(object);
-    return {
-      tool,
-      name: names.get(tool.name) ?? tool.name,
-      wrapped,
-      strict: strict !== undefined,
-      parameters: strict ?? object,
-    };
+/**
+ * The manifest with provider-safe names, wrapped scalar inputs and (optionally) strict schemas.
+ *
+ * Names are computed over `context.declared` (every declared command; the manifest itself when
+ * it is absent), so a provider name means one command whatever is available: pass the same
+ * declared commands when offering tools and when reading calls. With `context.warn`, each tool
+ * sent under another name (`name-mapped`) or without the strict mode asked for
+ * (`strict-fallback`) is reported.
+ */
+export function toWire(
+  manifest: NeutralManifest,
+  options: WireOptions,
+  context?: ToolDefsContext,
+): WireManifest {
+  const declared = context?.declared;
+  const names = providerNames(declared ? [...declared, ...manifest] : manifest, options.names);
+  const wired = manifest.map((tool) => ({ tool, object: objectSchema(tool.inputSchema) }));
+  const forms = options.strict?.select(wired.map(({ object }) => object));
+  const warn = warnerOf(context);
+  const tools = wired.map(({ tool, object }, index): WireTool => {
+    const name = names.get(tool.name) ?? tool.name;
+    if (name !== tool.name) {
+      warn("name-mapped", tool.name, `${quote(tool.name)} is offered as ${quote(name)}: ${MAPPED}`);
+    }
+    const form = forms?.[index];
+    if (form && "reason" in form) {
+      warn("strict-fallback", tool.name, `${quote(tool.name)} is sent non-strict: ${form.reason}.`);
+    }
+    const strict = form !== undefined && "schema" in form;
+    const parameters = strict ? form.schema : object;
+    return { tool, name, wrapped: object !== tool.inputSchema, strict, parameters };
   });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return { tools, byName, strict: options.strict };
+}
+
+const MAPPED = "the provider does not accept the command's own name as a tool name.";
+
+function quote(name: string): string {
+  return JSON.stringify(name);
 }
 
 // Providers take only an object at the root, and Anthropic rejects a root union even on one.
@@ -113,7 +143,9 @@ export function toNeutralCall(wire: WireManifest, call: ProviderCall): NeutralTo
   }
   // Optionality is read from the schema before strict mode rewrote it.
   const args =
-    tool.strict && wire.strict ? wire.strict.restore(objectSchemaOf(tool), call.args) : call.args;
+    tool.strict && wire.strict
+      ? wire.strict.restore(objectSchema(tool.tool.inputSchema), call.args)
+      : call.args;
   if (!tool.wrapped) return neutralCall(call.id, name, toolName, args, undefined);
   if (isRecord(args) && Object.hasOwn(args, "value")) {
     return neutralCall(call.id, name, toolName, args.value, undefined);
@@ -138,8 +170,9 @@ function neutralCall(
   return call;
 }
 
-function objectSchemaOf(tool: WireTool): JsonSchema {
-  return tool.wrapped ? wrap(tool.tool.inputSchema) : tool.tool.inputSchema;
+/** The object-rooted schema a provider is given for `schema`: itself, or wrapped as `{ value }`. */
+function objectSchema(schema: JsonSchema): JsonSchema {
+  return needsWrapping(schema) ? wrap(schema) : schema;
 }
 
 /**

@@ -111,23 +111,97 @@ export function errorText(_call: NeutralToolCall, error: ToolError): string {
 /** The default cap on the text of one result: about 5 000 tokens. */
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
 
+/** The smallest cap a dialect takes: room for the truncation notice and some of the result. */
+export const MIN_RESULT_CHARS = 128;
+
 /**
- * The text a model reads for a call's outcome: the observation as compact JSON, or the error —
- * cut at `maxChars` with an explicit marker, since every character costs tokens on every turn.
+ * `maxResultChars` from a dialect's options, checked: a whole number of at least
+ * `MIN_RESULT_CHARS`, or `Infinity` for no cap. Anything else is the application's bug, a
+ * `TypeError` when the dialect is made.
+ */
+export function maxCharsOf(dialect: string, options: ResultOptions | undefined): number {
+  const value = options?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+  if (
+    value === Number.POSITIVE_INFINITY ||
+    (Number.isSafeInteger(value) && value >= MIN_RESULT_CHARS)
+  ) {
+    return value;
+  }
+  throw new TypeError(
+    `${dialect}({ maxResultChars }) must be an integer ≥ ${MIN_RESULT_CHARS} or Infinity, not ${value}`,
+  );
+}
+
+/**
+ * The text a model reads for a call's outcome, at most `maxChars` long: a success as compact
+ * JSON, or as the JSON object `cappedJson` makes when it is longer; an error as its text, cut
+ * with a marker when it is longer. Every character costs tokens on every later turn.
  */
 export function resultText(
   call: NeutralToolCall,
   result: Result<Observation, ToolError>,
   maxChars = DEFAULT_MAX_RESULT_CHARS,
 ): string {
-  return capped(result.ok ? toJsonText(result.value) : errorText(call, result.error), maxChars);
+  return result.ok
+    ? cappedJson(toJsonText(result.value), maxChars)
+    : cappedLine(errorText(call, result.error), maxChars);
 }
 
-/** `text` cut at `maxChars` (never inside a surrogate pair), with a marker saying so. */
-export function capped(text: string, maxChars: number): string {
+/** What the model reads instead of a result too long to send whole. */
+export interface Truncated {
+  /** Says the result was cut, and how much of it is shown. */
+  readonly truncated: string;
+  /** The start of the result's JSON text. */
+  readonly partial: string;
+}
+
+/**
+ * `json` as it is when it fits in `maxChars`; otherwise the JSON text of a `Truncated` object —
+ * `{"truncated":"the result was cut: showing the first N of M characters","partial":"{\"snap…"}`
+ * — which is still valid JSON, never longer than `maxChars`, and which no whole result is (a
+ * whole one is `{"snapshot":…,"events":[…]}`).
+ */
+export function cappedJson(json: string, maxChars: number): string {
+  return json.length <= maxChars ? json : JSON.stringify(truncated(json, maxChars));
+}
+
+/**
+ * The `Truncated` object for `text`, whose JSON text is at most `maxChars` long (for a cap of at
+ * least `MIN_RESULT_CHARS`): as much of `text` as fits once escaped, never half a surrogate pair.
+ */
+export function truncated(text: string, maxChars: number): Truncated {
+  const notice = (shown: number) => `the result was cut: ${showing(shown, text.length)}`;
+  const room = maxChars - JSON.stringify({ truncated: notice(text.length), partial: "" }).length;
+  // The longest start whose escaped text fits. Each candidate is measured as it is sent, so the
+  // one kept always fits, whatever escaping costs.
+  let low = 0;
+  let high = Math.min(text.length, room);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (JSON.stringify(text.slice(0, middle)).length - 2 <= room) low = middle;
+    else high = middle - 1;
+  }
+  const end = isHighSurrogate(text.charCodeAt(low - 1)) ? low - 1 : low;
+  return { truncated: notice(end), partial: text.slice(0, end) };
+}
+
+function showing(shown: number, total: number): string {
+  return `showing the first ${shown} of ${total} characters`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * `text` as it is when it fits in `maxChars`; otherwise cut, never inside a surrogate pair, and
+ * ended by a marker — `… [truncated: showing the first N of M characters]` — the whole never
+ * longer than `maxChars`. For error lines, which are text, not JSON.
+ */
+export function cappedLine(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  let end = Math.max(0, maxChars);
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}… [truncated: showing the first ${end} of ${text.length} characters]`;
+  const marker = (shown: number) => `… [truncated: ${showing(shown, text.length)}]`;
+  const room = Math.max(0, maxChars - marker(text.length).length);
+  const end = isHighSurrogate(text.charCodeAt(room - 1)) ? room - 1 : room;
+  return `${text.slice(0, end)}${marker(end)}`;
 }
