@@ -302,18 +302,36 @@ describe("anthropic.parseToolCalls", () => {
     expect(calls.every((call) => call.name === "increment" && call.input === undefined)).toBe(true);
   });
 
-  it("never throws on a max_tokens turn cut inside a tool_use block", async () => {
+  it.each(["max_tokens", "model_context_window_exceeded", null] as const)(
+    "never runs a tool_use block that %s cut off, whatever is left of its input",
+    async (stop) => {
+      const counter = new Counter();
+      const tools = igniteTools(counter, anthropic);
+      // The last block's input is what arrived before the cut; here it happens to validate.
+      const cut = message(
+        [
+          text,
+          toolUse("toolu_01", "increment", { by: 2 }),
+          toolUse("toolu_02", "increment", { by: 1 }),
+        ],
+        stop,
+      );
+      const blocks = await tools.handleToolCalls(cut);
+      expect(blocks.map((block) => [block.tool_use_id, block.is_error])).toEqual([
+        ["toolu_01", undefined],
+        ["toolu_02", true],
+      ]);
+      expect(blocks[1]?.content).toContain("arguments were cut off by the output limit");
+      expect(counter.calls).toEqual([{ command: "increment", input: { by: 2 } }]);
+    },
+  );
+
+  it("reads every block of a cut-off turn that ends in text, the calls before it included", () => {
     const tools = igniteTools(new Counter(), anthropic);
-    const cut = message(
-      [text, toolUse("toolu_01", "increment", { by: 2 }), toolUse("toolu_02", "setLimit", {})],
-      "max_tokens",
-    );
-    const blocks = await tools.handleToolCalls(cut);
-    expect(blocks.map((block) => [block.tool_use_id, block.is_error])).toEqual([
-      ["toolu_01", undefined],
-      ["toolu_02", true],
+    const cut = message([toolUse("toolu_01", "increment", { by: 2 }), text], "max_tokens");
+    expect(tools.parseToolCalls(cut)).toEqual([
+      { id: "toolu_01", name: "increment", input: { by: 2 } },
     ]);
-    expect(blocks[1]?.content).toContain('arguments must be an object { \\"value\\": ... }');
   });
 
   it("reads a block without a name or id as an unknown command, answered with an empty id", async () => {

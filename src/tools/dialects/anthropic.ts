@@ -14,7 +14,7 @@ import type {
   ToolDefsContext,
   ToolError,
 } from "../core/types.js";
-import { objectRequired } from "../wire/arguments.js";
+import { CUT_OFF, objectRequired } from "../wire/arguments.js";
 import { shapeError } from "../wire/describe-value.js";
 import { ANTHROPIC_NAMES } from "../wire/names.js";
 import {
@@ -72,9 +72,15 @@ export interface AnthropicContentBlock {
   readonly data?: unknown;
 }
 
-/** A Messages API response (the SDK's `Message` is assignable to it); only `content` is read. */
+/** A Messages API response (the SDK's `Message` is assignable to it); `content` is read. */
 export interface AnthropicResponse {
   readonly content: readonly AnthropicContentBlock[];
+  /**
+   * `"max_tokens"` or `"model_context_window_exceeded"` when the output was cut off, `null` while
+   * a streamed message is unfinished: then a `tool_use` that is the last block is answered as cut
+   * off, never run, since its `input` may hold only part of what the model wrote.
+   */
+  readonly stop_reason?: string | null;
 }
 
 /** The Anthropic dialect: tool defs, response, result block and message types. */
@@ -106,11 +112,13 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
     parseToolCalls(response: AnthropicResponse, manifest: NeutralManifest): NeutralToolCall[] {
       const content = contentOf(response, "parseToolCalls");
       const wire = toWire(manifest, wireOptions);
+      // Blocks stream one after another, so only the last one can have been cut.
+      const cut = CUT_REASONS.includes(response.stop_reason) ? content.length - 1 : -1;
       const calls: NeutralToolCall[] = [];
-      for (const block of content) {
-        if (!isRecord(block) || block.type !== "tool_use") continue;
-        calls.push(toNeutralCall(wire, toProviderCall(block)));
-      }
+      content.forEach((block, index) => {
+        if (!isRecord(block) || block.type !== "tool_use") return;
+        calls.push(toNeutralCall(wire, toProviderCall(block, index === cut)));
+      });
       return calls;
     },
 
@@ -140,12 +148,20 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
   };
 }
 
-function toProviderCall(block: Record<string, unknown>): ProviderCall {
+const CUT_REASONS: unknown[] = ["max_tokens", "model_context_window_exceeded", null];
+
+function toProviderCall(block: Record<string, unknown>, cutOff: boolean): ProviderCall {
   const { id, name, input } = block;
   return {
     ...(typeof id === "string" ? { id } : {}),
     name: typeof name === "string" ? name : "",
-    ...(isRecord(input) ? { args: input } : objectRequired(input)),
+    // A cut block's input is whatever part arrived (the SDK's stream helper even guesses the
+    // rest): it is never read as the model's input.
+    ...(cutOff
+      ? { args: undefined, argsError: CUT_OFF }
+      : isRecord(input)
+        ? { args: input }
+        : objectRequired(input)),
   };
 }
 

@@ -12,7 +12,8 @@ export interface ArgumentOptions {
   cutOff?: boolean;
 }
 
-const CUT_OFF = "arguments were cut off by the output limit; send the call again in full";
+/** Why arguments the output limit cut off are not read. */
+export const CUT_OFF = "arguments were cut off by the output limit; send the call again in full";
 
 /**
  * Arguments a provider sends as JSON text, as an object or the reason they are not one — never a
