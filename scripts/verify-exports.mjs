@@ -5,7 +5,16 @@
 // Checks: ESM import, CJS require, TypeScript type imports (NodeNext + Bundler),
 // publint, and @arethetypeswrong/cli.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,6 +59,18 @@ const SMOKE = {
     "[0].function.parameters.properties.value.type",
     "[0].function.name",
   ),
+  "ignite-element/tools/mapping": `
+      const mapping = m.toolMapping([{ name: "set limit", inputSchema: { type: "number" }, gated: false }], { names: "openai" });
+      const [tool] = mapping.tools;
+      if (!/^set_limit_/.test(tool.name) || tool.parameters.properties.value.type !== "number") throw new Error("not mapped: " + JSON.stringify(tool));
+      if (mapping.toCall({ name: tool.name, arguments: '{"value":3}' }).input !== 3) throw new Error("not unwrapped");`,
+  // The adapter builds AI SDK tools with the installed \`ai\` in this module format.
+  "ignite-element/tools/ai-sdk": `
+      const component = { getSchema: () => ({ commands: { "set limit": { input: { type: "number" } } } }), execute: (_c, n) => ({ state: n, events: [] }) };
+      const { tools, prepareStep } = m.aiSdkTools(component);
+      const [name] = Object.keys(tools);
+      if (!/^set_limit_/.test(name) || prepareStep().activeTools[0] !== name) throw new Error("not mapped: " + name);
+      if (tools[name].inputSchema.jsonSchema.properties.value.type !== "number") throw new Error("not wrapped");`,
 };
 
 const ENTRYPOINTS = Object.fromEntries(
@@ -61,6 +82,7 @@ const ENTRYPOINTS = Object.fromEntries(
         values: entry.values ?? [],
         objects: entry.objects ?? [],
         types: entry.types ?? {},
+        peers: Object.keys(entry.peers ?? {}),
         smoke: SMOKE[spec],
       },
     ];
@@ -146,6 +168,18 @@ try {
   check("npm install <tarball> in temp project", () =>
     run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", tarball], consumer),
   );
+  // An application using an edge entrypoint has installed its optional peers (and the Node types
+  // their declarations need): link the repo's.
+  const peers = new Set(Object.values(ENTRYPOINTS).flatMap((entry) => entry.peers));
+  if (peers.size > 0) peers.add("@types/node");
+  check("optional peers linked into the temp project", () => {
+    for (const name of peers) {
+      const target = join(consumer, "node_modules", name);
+      mkdirSync(dirname(target), { recursive: true });
+      symlinkSync(realpathSync(join(repo, "node_modules", name)), target, "dir");
+    }
+    return [...peers].join(", ") || "(none)";
+  });
 
   const entries = Object.entries(ENTRYPOINTS);
 
@@ -179,7 +213,7 @@ try {
 
   // --- (3) TypeScript types (NodeNext + Bundler) ----------------------------
   // One file per entrypoint: two subpaths may export the same name.
-  const typeFiles = entries.map(([spec, { values, objects, types }], i) => {
+  const typeFiles = entries.map(([spec, { values, objects, types, peers: own }], i) => {
     const lines = [];
     const typeNames = Object.keys(types);
     if (typeNames.length) {
@@ -196,38 +230,55 @@ try {
     }
     const file = `types-check-${i}.ts`;
     writeFileSync(join(consumer, file), `${lines.join("\n")}\nexport {};\n`);
-    return file;
+    return { file, edge: own.length > 0 };
   });
+  // The core and dialects must type-check with no DOM and no Node types. An edge entrypoint's
+  // declarations import its peers, whose own declarations need the DOM and Node globals every
+  // application of those frameworks has: those are checked with them. Not under Node10: the
+  // peers' own declarations do not resolve there (the AI SDK's need exports-only subpaths).
+  const groups = [
+    { suffix: "", lib: ["ES2022"], types: [], files: typeFiles.filter((t) => !t.edge) },
+    {
+      suffix: ".edges",
+      lib: ["ES2022", "DOM", "DOM.Iterable"],
+      types: ["node"],
+      files: typeFiles.filter((t) => t.edge),
+    },
+  ].filter((group) => group.files.length > 0);
   // Node10 is TypeScript's default for `module: commonjs`; it reads `typesVersions`, not exports.
   for (const [moduleResolution, module] of [
     ["NodeNext", "NodeNext"],
     ["Bundler", "ESNext"],
     ["Node10", "CommonJS"],
   ]) {
-    const tsconfig = `tsconfig.${moduleResolution.toLowerCase()}.json`;
-    writeFileSync(
-      join(consumer, tsconfig),
-      JSON.stringify(
-        {
-          compilerOptions: {
-            strict: true,
-            noEmit: true,
-            target: "ES2022",
-            lib: ["ES2022"],
-            types: [],
-            module,
-            moduleResolution,
-            skipLibCheck: false,
+    for (const group of groups) {
+      if (group.suffix && moduleResolution === "Node10") continue;
+      const tsconfig = `tsconfig.${moduleResolution.toLowerCase()}${group.suffix}.json`;
+      writeFileSync(
+        join(consumer, tsconfig),
+        JSON.stringify(
+          {
+            compilerOptions: {
+              strict: true,
+              noEmit: true,
+              target: "ES2022",
+              lib: group.lib,
+              types: group.types,
+              module,
+              moduleResolution,
+              skipLibCheck: false,
+            },
+            files: group.files.map((t) => t.file),
           },
-          files: typeFiles,
-        },
-        null,
-        2,
-      ),
-    );
-    check(`TypeScript types (moduleResolution ${moduleResolution})`, () =>
-      run(bin("tsc"), ["-p", tsconfig], consumer),
-    );
+          null,
+          2,
+        ),
+      );
+      const what = group.suffix ? ", edge entrypoints" : "";
+      check(`TypeScript types (moduleResolution ${moduleResolution}${what})`, () =>
+        run(bin("tsc"), ["-p", tsconfig], consumer),
+      );
+    }
   }
 
   // --- (4) publint + attw (run from the repo with its own binaries) ---------

@@ -1,0 +1,120 @@
+import { createOpenAI } from "@ai-sdk/openai";
+import { generateText, stepCountIs } from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aiSdkTools } from "../../tools/adapters/ai-sdk.js";
+import { type RecordingServer, startRecordingServer } from "../clients/recording-server.js";
+import { counterWithTodos } from "../fixtures.js";
+
+let server: RecordingServer;
+
+beforeAll(async () => {
+  server = await startRecordingServer();
+});
+
+afterAll(() => server.close());
+
+/** A Chat Completions response, shaped as OpenAI's API reference shows it. */
+function chatCompletion(message: Record<string, unknown>, finish_reason: string) {
+  return {
+    id: "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG",
+    object: "chat.completion",
+    created: 1_741_570_283,
+    model: "gpt-4o-2024-08-06",
+    choices: [{ index: 0, message, logprobs: null, finish_reason }],
+    usage: { prompt_tokens: 82, completion_tokens: 17, total_tokens: 99 },
+    service_tier: "default",
+    system_fingerprint: "fp_fc9f1d7035",
+  };
+}
+
+function toolCall(id: string, name: string, args: unknown) {
+  return { id, type: "function", function: { name, arguments: JSON.stringify(args) } };
+}
+
+const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+describe("aiSdkTools end to end: @ai-sdk/openai against a recording server on 127.0.0.1", () => {
+  it("sends safe names and object roots, and maps the model's calls back to the exact commands", async () => {
+    const { component, counter, todos } = counterWithTodos("todo.add");
+    const { tools, prepareStep } = aiSdkTools(component);
+    const todoAdd = Object.keys(tools).find((name) => name.startsWith("todo_add_")) ?? "";
+    server.reply(
+      chatCompletion(
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            toolCall("call_milk", todoAdd, { value: "milk" }),
+            toolCall("call_limit", "setLimit", { value: 99 }),
+            toolCall("call_inc", "increment", { by: 2 }),
+          ],
+          refusal: null,
+          annotations: [],
+        },
+        "tool_calls",
+      ),
+      chatCompletion(
+        { role: "assistant", content: "Added milk.", refusal: null, annotations: [] },
+        "stop",
+      ),
+    );
+    const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key" });
+
+    const result = await generateText({
+      model: openai.chat("gpt-4o"),
+      tools,
+      prepareStep,
+      stopWhen: stepCountIs(5),
+      prompt: "Add milk to my list.",
+    });
+
+    expect(result.text).toBe("Added milk.");
+    expect(todos).toEqual(["milk"]);
+    expect(counter.state.count).toBe(2);
+
+    const [first, second] = server.received;
+    if (!first || !second) throw new Error(`expected two requests, got ${server.received.length}`);
+    expect(first.path).toBe("/v1/chat/completions");
+    const sent = first.body.tools as Array<{ type: string; function: Record<string, unknown> }>;
+    // Gated `reset` (count is 0) and `unlock` are not offered; every name is one OpenAI accepts.
+    expect(sent.map((tool) => tool.function.name)).toEqual(["increment", "setLimit", todoAdd]);
+    for (const tool of sent) {
+      expect(tool.type).toBe("function");
+      expect(tool.function.name).toMatch(OPENAI_NAME);
+      expect(tool.function.parameters).toMatchObject({ type: "object" });
+      expect(tool.function).not.toHaveProperty("strict");
+    }
+    expect(sent[2]?.function).toEqual({
+      name: todoAdd,
+      description: "Add a todo.",
+      parameters: {
+        type: "object",
+        properties: { value: { type: "string", minLength: 1 } },
+        required: ["value"],
+        additionalProperties: false,
+      },
+    });
+
+    // Each call answered once, in order, with its id; the refused one tells the model why.
+    const answers = (second.body.messages as Array<Record<string, unknown>>).filter(
+      (message) => message.role === "tool",
+    );
+    expect(answers.map((message) => message.tool_call_id)).toEqual([
+      "call_milk",
+      "call_limit",
+      "call_inc",
+    ]);
+    expect(answers[1]?.content).toBe(
+      'Error (InvalidInput): Invalid input for "setLimit": input must be <= 12. Fix the input and call again.\n' +
+        'Issues: [{"path":"","message":"must be <= 12","keyword":"maximum"}]',
+    );
+    expect(JSON.parse(String(answers[2]?.content))).toMatchObject({
+      snapshot: { count: 2, todos: ["milk"] },
+    });
+    // The next step offers `reset`, now that the count is above zero.
+    const offeredNext = (second.body.tools as Array<{ function: { name: string } }>).map(
+      (tool) => tool.function.name,
+    );
+    expect(offeredNext).toEqual(["increment", "reset", "setLimit", todoAdd]);
+  });
+});

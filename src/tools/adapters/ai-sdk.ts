@@ -1,0 +1,144 @@
+/**
+ * `ignite-element/tools/ai-sdk`: a component as the tools of the Vercel AI SDK (5 and 6), for
+ * `generateText` and `streamText`. Every call goes through one bridge — validated, availability
+ * re-checked at call time, one at a time in the order the AI SDK starts them — and every outcome,
+ * an error included, reaches the model as the tool's output.
+ */
+import {
+  type JSONSchema7,
+  jsonSchema,
+  type Tool,
+  type ToolExecutionOptions,
+  type ToolResultPart,
+} from "ai";
+import { err, ok, type Result } from "../core/result.js";
+import type {
+  AgentComponent,
+  NeutralToolCall,
+  Observation,
+  RuntimeEvent,
+  ToolDialect,
+  ToolError,
+} from "../core/types.js";
+import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
+import { buildManifest } from "../shell/defaults.js";
+import { type ProviderToolCall, toolMapping } from "../wire/mapping.js";
+import { type ResultOptions, resultText } from "../wire/result-text.js";
+
+/**
+ * What a tool's `execute` returns, and so what `toolResults[].output` holds: the call's full
+ * outcome as data. The model reads it as text (`project`ed when set), an error as an error.
+ */
+export type AiSdkToolOutput<S = unknown, E extends RuntimeEvent = RuntimeEvent> =
+  | { ok: true; snapshot: S; events: E[] }
+  | { ok: false; error: ToolError };
+
+/** One command as an AI SDK tool. Its input is read by the bridge, so it is typed `unknown`. */
+export type AiSdkTool<S = unknown, E extends RuntimeEvent = RuntimeEvent> = Tool<
+  unknown,
+  AiSdkToolOutput<S, E>
+>;
+
+/** What the model reads of one call: the AI SDK's tool output (text, or error text). */
+export type AiSdkModelOutput = ToolResultPart["output"];
+
+/** Options of `aiSdkTools`: those of `igniteTools`, and the cap on what the model reads back. */
+export interface AiSdkToolsOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
+  extends IgniteToolsOptions<S, E>,
+    ResultOptions {}
+
+/** The two things `generateText` and `streamText` take. */
+export interface AiSdkTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
+  /**
+   * Every declared command, keyed by a name every provider accepts (`todo.add` becomes
+   * `todo_add_…`). Pass it as `tools`.
+   */
+  readonly tools: Record<string, AiSdkTool<S, E>>;
+  /**
+   * The tools available now, by the live manifest: pass it as `prepareStep`, so a gated command
+   * is offered only while it is available. To keep tools of your own active, add their names.
+   */
+  readonly prepareStep: () => { activeTools: string[] };
+}
+
+/**
+ * A component as AI SDK tools: `generateText({ model, tools, prepareStep, stopWhen })`. Each
+ * tool's `execute` goes through one `igniteTools` bridge with the AI SDK's `toolCallId` and
+ * `abortSignal`; a `ToolError` is returned to the model as the tool's error output, never
+ * thrown. The AI SDK's own schema check is passed through, so the model reads the bridge's
+ * issues. Throws a `TypeError` here when the component's schema is malformed.
+ *
+ * @example
+ * ```ts
+ * const { tools, prepareStep } = aiSdkTools(thermostat);
+ * const result = await generateText({ model, tools, prepareStep, stopWhen: stepCountIs(5), prompt });
+ * ```
+ */
+export function aiSdkTools<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options: AiSdkToolsOptions<S, E> = {},
+): AiSdkTools<S, E> {
+  // One mapping for the life of these tools: a name never changes meaning between steps.
+  const mapping = toolMapping(buildManifest(component.getSchema(), undefined, options));
+  const dialect: ToolDialect<string[], ProviderToolCall, AiSdkModelOutput> = {
+    toToolDefs: (manifest) => manifest.flatMap((tool) => mapping.nameOf(tool.name) ?? []),
+    parseToolCalls: (call) => [mapping.toCall(call)],
+    toToolResult: (call, result) => ({
+      type: result.ok ? "text" : "error-text",
+      value: resultText(call, result, options.maxResultChars),
+    }),
+  };
+  const bridge = igniteTools(component, dialect, options);
+  // The AI SDK hands over the input already decoded; a string is a decoded string, not JSON text.
+  const callOf = (name: string, input: unknown, id: string | undefined): NeutralToolCall =>
+    mapping.toCall({
+      name,
+      arguments: typeof input === "string" ? JSON.stringify(input) : input,
+      id,
+    });
+
+  const tools: Record<string, AiSdkTool<S, E>> = {};
+  for (const { name, description, parameters } of mapping.tools) {
+    // The AI SDK's type for a JSON Schema object; `parameters` passed the meta-schema check above.
+    const schema = parameters as JSONSchema7;
+    tools[name] = {
+      ...(description === undefined ? {} : { description }),
+      // Accept whatever the model sent: the bridge validates, and its issues are what the model
+      // must read to fix its call.
+      inputSchema: jsonSchema<unknown>(schema, { validate: (value) => ({ success: true, value }) }),
+      execute: async (input: unknown, { toolCallId, abortSignal }: ToolExecutionOptions) =>
+        outputOf(await bridge.invoke(callOf(name, input, toolCallId), { signal: abortSignal })),
+      toModelOutput: (given: ModelOutputOptions<S, E> | AiSdkToolOutput<S, E>) => {
+        const { output, input, toolCallId } = readModelOutputOptions(given);
+        return bridge.toToolResult(callOf(name, input, toolCallId), resultOf(output));
+      },
+    };
+  }
+  return { tools, prepareStep: () => ({ activeTools: bridge.toToolDefs() }) };
+}
+
+/** What AI SDK 6 passes to `toModelOutput`; AI SDK 5 passes the output alone. */
+interface ModelOutputOptions<S, E extends RuntimeEvent> {
+  toolCallId: string;
+  input: unknown;
+  output: AiSdkToolOutput<S, E>;
+}
+
+function readModelOutputOptions<S, E extends RuntimeEvent>(
+  given: ModelOutputOptions<S, E> | AiSdkToolOutput<S, E>,
+): { output: AiSdkToolOutput<S, E>; input?: unknown; toolCallId?: string } {
+  // An output never has a `toolCallId`: that key means AI SDK 6's options object.
+  return "toolCallId" in given ? given : { output: given };
+}
+
+function outputOf<S, E extends RuntimeEvent>(
+  outcome: Result<Observation<S, E>, ToolError>,
+): AiSdkToolOutput<S, E> {
+  return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
+}
+
+function resultOf<S, E extends RuntimeEvent>(
+  output: AiSdkToolOutput<S, E>,
+): Result<Observation<S, E>, ToolError> {
+  return output.ok ? ok({ snapshot: output.snapshot, events: output.events }) : err(output.error);
+}
