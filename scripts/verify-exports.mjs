@@ -5,7 +5,7 @@
 // Checks: ESM import, CJS require, TypeScript type imports (NodeNext + Bundler),
 // publint, and @arethetypeswrong/cli.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +61,7 @@ const ENTRYPOINTS = Object.fromEntries(
         values: entry.values ?? [],
         objects: entry.objects ?? [],
         types: entry.types ?? {},
+        peers: Object.keys(entry.peers ?? {}),
         smoke: SMOKE[spec],
       },
     ];
@@ -143,8 +144,18 @@ try {
     join(consumer, "package.json"),
     JSON.stringify({ name: "consumer", version: "0.0.0", private: true, type: "module" }, null, 2),
   );
-  check("npm install <tarball> in temp project", () =>
-    run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", tarball], consumer),
+  // The optional peers of every entrypoint, at the versions this repo tests against, so each
+  // entrypoint loads; npm also checks them against the ranges the package declares.
+  const { devDependencies } = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
+  const peers = [
+    ...new Set(loadEntrypoints().entrypoints.flatMap((entry) => Object.keys(entry.peers ?? {}))),
+  ].map((name) => `${name}@${devDependencies[name]}`);
+  check("npm install <tarball> and the optional peers in temp project", () =>
+    run(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--ignore-scripts", tarball, ...peers],
+      consumer,
+    ),
   );
 
   const entries = Object.entries(ENTRYPOINTS);
@@ -198,36 +209,47 @@ try {
     writeFileSync(join(consumer, file), `${lines.join("\n")}\nexport {};\n`);
     return file;
   });
+  // Our declarations are checked in full (skipLibCheck off) through the entrypoints without
+  // peers, which share every chunk. A framework's own declarations do not compile under these
+  // bare settings (they need DOM and Node types), so the entrypoints that import one are checked
+  // as their users build them: with skipLibCheck on.
+  const withPeers = entries.map(([, { peers }]) => peers.length > 0);
+  const groups = [
+    ["", typeFiles.filter((_, i) => !withPeers[i]), false],
+    [", with peers", typeFiles.filter((_, i) => withPeers[i]), true],
+  ].filter(([, files]) => files.length > 0);
   // Node10 is TypeScript's default for `module: commonjs`; it reads `typesVersions`, not exports.
   for (const [moduleResolution, module] of [
     ["NodeNext", "NodeNext"],
     ["Bundler", "ESNext"],
     ["Node10", "CommonJS"],
   ]) {
-    const tsconfig = `tsconfig.${moduleResolution.toLowerCase()}.json`;
-    writeFileSync(
-      join(consumer, tsconfig),
-      JSON.stringify(
-        {
-          compilerOptions: {
-            strict: true,
-            noEmit: true,
-            target: "ES2022",
-            lib: ["ES2022"],
-            types: [],
-            module,
-            moduleResolution,
-            skipLibCheck: false,
+    for (const [label, files, skipLibCheck] of groups) {
+      const tsconfig = `tsconfig.${moduleResolution.toLowerCase()}${skipLibCheck ? ".peers" : ""}.json`;
+      writeFileSync(
+        join(consumer, tsconfig),
+        JSON.stringify(
+          {
+            compilerOptions: {
+              strict: true,
+              noEmit: true,
+              target: "ES2022",
+              lib: ["ES2022"],
+              types: [],
+              module,
+              moduleResolution,
+              skipLibCheck,
+            },
+            files,
           },
-          files: typeFiles,
-        },
-        null,
-        2,
-      ),
-    );
-    check(`TypeScript types (moduleResolution ${moduleResolution})`, () =>
-      run(bin("tsc"), ["-p", tsconfig], consumer),
-    );
+          null,
+          2,
+        ),
+      );
+      check(`TypeScript types (moduleResolution ${moduleResolution}${label})`, () =>
+        run(bin("tsc"), ["-p", tsconfig], consumer),
+      );
+    }
   }
 
   // --- (4) publint + attw (run from the repo with its own binaries) ---------
