@@ -50,6 +50,8 @@ const SMOKE = {
     "[0].function.parameters.properties.value.type",
     "[0].function.name",
   ),
+  // Each framework adapter makes its tools with the real framework in both module formats.
+  "ignite-element/tools/openai-agents": adapterSmoke("agentsTools", ".parameters"),
 };
 
 const ENTRYPOINTS = Object.fromEntries(
@@ -78,6 +80,18 @@ function dialectSmoke(exported, valueTypePath, namePath) {
       const defs = m.${exported}.toToolDefs([{ name: "set limit", inputSchema: { type: "number" }, gated: false }]);
       if (defs${valueTypePath} !== "number") throw new Error("scalar not wrapped: " + JSON.stringify(defs));
       if (!/^set_limit_/.test(defs${namePath})) throw new Error("name not mapped: " + JSON.stringify(defs));`;
+}
+
+/** JS that makes `m[exported]`'s tools for a one-command component and checks the first. */
+function adapterSmoke(exported, schemaPath) {
+  return `
+      const component = {
+        getSchema: () => ({ commands: { "set limit": { input: { type: "number" } } } }),
+        execute: () => ({ state: 1, events: [] }),
+      };
+      const [tool] = m.${exported}(component);
+      if (tool${schemaPath}.properties.value.type !== "number") throw new Error("scalar not wrapped: " + tool.name);
+      if (!/^set_limit_/.test(tool.name)) throw new Error("name not mapped: " + tool.name);`;
 }
 
 function smokeOf(i) {
