@@ -52,6 +52,7 @@ const SMOKE = {
   ),
   // Each framework adapter makes its tools with the real framework in both module formats.
   "ignite-element/tools/openai-agents": adapterSmoke("agentsTools", ".parameters"),
+  "ignite-element/tools/langchain": adapterSmoke("langchainTools", ".schema"),
 };
 
 const ENTRYPOINTS = Object.fromEntries(
