@@ -1,0 +1,94 @@
+/**
+ * `ignite-element/tools/openai-agents`: a component's commands as function tools for the OpenAI
+ * Agents SDK (`@openai/agents`), each enabled while its command is available and invoked through
+ * the bridge.
+ */
+import { type FunctionTool, tool } from "@openai/agents";
+import type { AgentComponent, JsonSchema, RuntimeEvent } from "../core/types.js";
+import { objectArguments } from "../wire/arguments.js";
+import { OPENAI_NAMES } from "../wire/names.js";
+import { OPENAI_STRICT } from "../wire/strict.js";
+import { type AdapterOptions, adapterTools } from "./shared.js";
+
+/** Options of `agentsTools`: the `igniteTools` options, the result-text cap, and strict mode. */
+export interface AgentsToolsOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
+  extends AdapterOptions<S, E> {
+  /**
+   * Structured outputs: send every tool whose schema OpenAI's strict mode can express in strict
+   * form with `strict: true` (optional properties become nullable, and the model's `null`s are
+   * removed again before validation); any other tool is sent with `strict: false`.
+   * @default false
+   */
+  strict?: boolean;
+}
+
+/**
+ * Every command the component declares, as a function tool for `new Agent({ tools })`.
+ *
+ * - `isEnabled` asks the component's live availability, so a gated command is offered to the
+ *   model only while it can run.
+ * - `invoke` goes through one `igniteTools` bridge: the input is validated against the command's
+ *   own schema, availability is checked again, and `execute` runs exactly once, one call at a
+ *   time in the order the SDK made them, with the run's abort signal.
+ * - Every outcome is the tool's output text: the observation as JSON, or the `ToolError` as a
+ *   message the model can act on — never a thrown error.
+ * - Names are provider-safe (`todo.add` becomes `todo_add_…`) and inputs whose root is not an
+ *   object are wrapped as `{ value }`; both are mapped back before the component sees them.
+ *
+ * Throws a `TypeError` naming the command when the component's schema is malformed.
+ *
+ * @example
+ * ```ts
+ * import { Agent, run } from "@openai/agents";
+ * import { agentsTools } from "ignite-element/tools/openai-agents";
+ *
+ * const agent = new Agent({ name: "Thermostat", tools: agentsTools(thermostat) });
+ * const result = await run(agent, "Heat the room to 22 °C.");
+ * ```
+ */
+export function agentsTools<S, E extends RuntimeEvent, Context = unknown>(
+  component: AgentComponent<S, E>,
+  options: AgentsToolsOptions<S, E> = {},
+): AgentsTool<Context>[] {
+  const { strict = false, ...bridgeOptions } = options;
+  const adapter = adapterTools(component, bridgeOptions, {
+    names: OPENAI_NAMES,
+    strict: strict ? OPENAI_STRICT : undefined,
+  });
+  return adapter.tools.map((wire) => {
+    const made = tool<ToolParameters, Context>({
+      name: wire.name,
+      description: wire.tool.description ?? "",
+      parameters: objectSchema(wire.parameters),
+      // The SDK's own strict transform would replace ours; its strict flag is set below.
+      strict: false,
+      isEnabled: () => adapter.isAvailable(wire.tool.name),
+      execute: async (args, _context, details) => {
+        const id = details?.toolCall?.callId;
+        const call = { ...(id === undefined ? {} : { id }), ...objectArguments(args) };
+        return (await adapter.answer(wire, call, details?.signal)).text;
+      },
+    });
+    // `tool()` rewrites `-` in names; the provider-safe name is kept exactly, so it maps back.
+    return { ...made, name: wire.name, strict: wire.strict };
+  });
+}
+
+/** The SDK's type of a tool's `parameters`: an object-rooted JSON Schema. */
+type ToolParameters = FunctionTool["parameters"];
+
+/**
+ * A function tool of the Agents SDK, as `agentsTools` makes it: its `parameters` are the
+ * command's input schema, object-rooted, and it answers with text. `Context` is the run context
+ * of the agent it is given to; the tool never reads it.
+ */
+export type AgentsTool<Context = unknown> = FunctionTool<Context, ToolParameters, string>;
+
+/**
+ * The SDK types `parameters` as the object schemas its zod conversion produces, yet sends any
+ * schema to the API as it is; `toWire` guarantees the object root, which is all the API needs.
+ */
+function objectSchema(schema: JsonSchema): Extract<ToolParameters, { additionalProperties: true }> {
+  // A cast: the SDK's type cannot describe an arbitrary object-rooted JSON Schema.
+  return schema as Extract<ToolParameters, { additionalProperties: true }>;
+}

@@ -1,0 +1,93 @@
+/**
+ * What every framework adapter shares. A framework's tool list is fixed when it is made, so it
+ * holds every declared command under a provider-safe name; availability is asked live, and each
+ * call goes through one bridge — validated, gated, executed once, in order — and comes back as
+ * the text the model reads.
+ */
+import type { Result } from "../core/result.js";
+import type {
+  AbortSignalLike,
+  AgentComponent,
+  NeutralToolCall,
+  Observation,
+  RuntimeEvent,
+  ToolDialect,
+  ToolError,
+} from "../core/types.js";
+import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
+import { buildManifest } from "../shell/defaults.js";
+import {
+  type ProviderCall,
+  toNeutralCall,
+  toWire,
+  type WireManifest,
+  type WireOptions,
+  type WireTool,
+} from "../wire/provider-tools.js";
+import { type ResultOptions, resultText } from "../wire/result-text.js";
+
+/** Options every framework adapter takes: the `igniteTools` options and the result-text cap. */
+export interface AdapterOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
+  extends IgniteToolsOptions<S, E>,
+    ResultOptions {}
+
+/** One call's answer: the text the model reads, and whether it reports a `ToolError`. */
+export interface ToolAnswer {
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+/** A framework's tool call: its id, when it has one, and the arguments as decoded. */
+export type FrameworkCall = Omit<ProviderCall, "name">;
+
+/** The declared commands as a framework's tools, and the way each call reaches the component. */
+export interface AdapterTools {
+  /** Every declared command as the provider sees it, sorted by command name. */
+  readonly tools: readonly WireTool[];
+  /** Whether `command` is offered now; a component that throws while asked offers nothing. */
+  isAvailable(command: string): boolean;
+  /** Answers one call to `tool` through the bridge. Never throws, never rejects. */
+  answer(tool: WireTool, call: FrameworkCall, signal?: AbortSignalLike): Promise<ToolAnswer>;
+}
+
+/**
+ * The component's declared commands as provider-safe tools, answered through one `igniteTools`
+ * bridge. Throws a `TypeError` naming the command when the schema is malformed, as `igniteTools`
+ * users meet it at their first manifest.
+ */
+export function adapterTools<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options: AdapterOptions<S, E>,
+  wireOptions: WireOptions,
+): AdapterTools {
+  // A dialect whose response is one framework call: the bridge then maps it back against every
+  // declared command, queues it, and projects what the model reads, as it does for a provider.
+  const dialect: ToolDialect<WireManifest, ProviderCall, ToolAnswer> = {
+    toToolDefs: (manifest) => toWire(manifest, wireOptions),
+    parseToolCalls: (call, manifest) => [toNeutralCall(toWire(manifest, wireOptions), call)],
+    toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
+      text: resultText(call, result, options.maxResultChars),
+      isError: !result.ok,
+    }),
+  };
+  const bridge = igniteTools(component, dialect, options);
+  const declared = buildManifest(component.getSchema(), undefined, options);
+  return {
+    tools: dialect.toToolDefs(declared).tools,
+    isAvailable(command) {
+      try {
+        return bridge.manifest().some((tool) => tool.name === command);
+      } catch {
+        return false;
+      }
+    },
+    async answer(tool, call, signal) {
+      const answers = await bridge.handleToolCalls({ ...call, name: tool.name }, { signal });
+      // parseToolCalls makes exactly one call of it, so this is that call's one answer.
+      return {
+        text: answers.map((answer) => answer.text).join("\n"),
+        isError: answers.some((answer) => answer.isError),
+      };
+    },
+  };
+}
