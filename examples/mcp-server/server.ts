@@ -15,7 +15,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 // dist/, a build that may be stale. A published app imports "ignite-element/tools" instead.
 import { mcp } from "../../src/tools/dialects/mcp.js";
 import { igniteTools } from "../../src/tools/index.js";
-import { fromSlice } from "../redux/fromSlice.js";
+import { fromSlice } from "../../src/tools/sources/redux.js";
 import { createTodoStore, todoCommands, todosSlice } from "../redux/todos.js";
 
 const store = createTodoStore();
