@@ -5,7 +5,7 @@
 // Checks: ESM import, CJS require, TypeScript type imports (NodeNext + Bundler),
 // publint, and @arethetypeswrong/cli.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +61,7 @@ const ENTRYPOINTS = Object.fromEntries(
         values: entry.values ?? [],
         objects: entry.objects ?? [],
         types: entry.types ?? {},
+        peers: Object.keys(entry.peers ?? {}).length > 0,
         smoke: SMOKE[spec],
       },
     ];
@@ -143,8 +144,20 @@ try {
     join(consumer, "package.json"),
     JSON.stringify({ name: "consumer", version: "0.0.0", private: true, type: "module" }, null, 2),
   );
-  check("npm install <tarball> in temp project", () =>
-    run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", tarball], consumer),
+  // npm does not install optional peers: an application that imports an entrypoint with peers
+  // installs them itself, so the consumer does too, at the versions this repository tests with.
+  const { devDependencies = {} } = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
+  const peers = loadEntrypoints().entrypoints.flatMap((entry) =>
+    Object.entries(entry.peers ?? {}).map(
+      ([name, range]) => `${name}@${devDependencies[name] ?? range}`,
+    ),
+  );
+  check("npm install <tarball> and the optional peers in temp project", () =>
+    run(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--ignore-scripts", tarball, ...peers],
+      consumer,
+    ),
   );
 
   const entries = Object.entries(ENTRYPOINTS);
@@ -179,7 +192,7 @@ try {
 
   // --- (3) TypeScript types (NodeNext + Bundler) ----------------------------
   // One file per entrypoint: two subpaths may export the same name.
-  const typeFiles = entries.map(([spec, { values, objects, types }], i) => {
+  const typeFiles = entries.map(([spec, { values, objects, types, peers }], i) => {
     const lines = [];
     const typeNames = Object.keys(types);
     if (typeNames.length) {
@@ -196,38 +209,54 @@ try {
     }
     const file = `types-check-${i}.ts`;
     writeFileSync(join(consumer, file), `${lines.join("\n")}\nexport {};\n`);
-    return file;
+    return { file, peers };
   });
+  // Our own types need nothing but ES2022. The optional peers' types (the MCP SDK's, zod's) use
+  // web globals (URL, AbortSignal, Response) and default imports of CJS modules, which every
+  // application installing them allows: the entrypoints with peers are checked with the DOM
+  // library and esModuleInterop, the others without.
+  const groups = [
+    { suffix: "", lib: ["ES2022"], interop: false, files: typeFiles.filter((t) => !t.peers) },
+    {
+      suffix: ".peers",
+      lib: ["ES2022", "DOM"],
+      interop: true,
+      files: typeFiles.filter((t) => t.peers),
+    },
+  ].filter((group) => group.files.length > 0);
   // Node10 is TypeScript's default for `module: commonjs`; it reads `typesVersions`, not exports.
   for (const [moduleResolution, module] of [
     ["NodeNext", "NodeNext"],
     ["Bundler", "ESNext"],
     ["Node10", "CommonJS"],
   ]) {
-    const tsconfig = `tsconfig.${moduleResolution.toLowerCase()}.json`;
-    writeFileSync(
-      join(consumer, tsconfig),
-      JSON.stringify(
-        {
-          compilerOptions: {
-            strict: true,
-            noEmit: true,
-            target: "ES2022",
-            lib: ["ES2022"],
-            types: [],
-            module,
-            moduleResolution,
-            skipLibCheck: false,
+    for (const { suffix, lib, interop, files } of groups) {
+      const tsconfig = `tsconfig.${moduleResolution.toLowerCase()}${suffix}.json`;
+      writeFileSync(
+        join(consumer, tsconfig),
+        JSON.stringify(
+          {
+            compilerOptions: {
+              strict: true,
+              noEmit: true,
+              target: "ES2022",
+              lib,
+              types: [],
+              module,
+              moduleResolution,
+              ...(interop ? { esModuleInterop: true } : {}),
+              skipLibCheck: false,
+            },
+            files: files.map((t) => t.file),
           },
-          files: typeFiles,
-        },
-        null,
-        2,
-      ),
-    );
-    check(`TypeScript types (moduleResolution ${moduleResolution})`, () =>
-      run(bin("tsc"), ["-p", tsconfig], consumer),
-    );
+          null,
+          2,
+        ),
+      );
+      check(`TypeScript types (moduleResolution ${moduleResolution}, lib ${lib.join(" + ")})`, () =>
+        run(bin("tsc"), ["-p", tsconfig], consumer),
+      );
+    }
   }
 
   // --- (4) publint + attw (run from the repo with its own binaries) ---------
