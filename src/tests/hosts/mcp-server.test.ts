@@ -217,6 +217,7 @@ describe("serveMcp: every failure is a result the model reads, never a protocol 
             output: { type: "object", properties: { count: { type: "integer" } } },
           },
           total: { output: { type: "integer" } },
+          "grand total": { output: { type: "integer" } },
         },
       }),
       execute: () => {
@@ -224,7 +225,7 @@ describe("serveMcp: every failure is a result the model reads, never a protocol 
         return { state: { count: "seven" }, events: [] };
       },
     };
-    const { call } = await served(liar);
+    const { call, client } = await served(liar);
 
     const counted = await call({ name: "count", arguments: {} });
 
@@ -236,6 +237,14 @@ describe("serveMcp: every failure is a result the model reads, never a protocol 
     const total = await call({ name: "total", arguments: {} });
     expect(textOf(total)).toMatch(/declared output schema \(snapshot must be integer\)/);
     expect(runs).toBe(2);
+    // A name MCP does not accept is quoted as the model knows it.
+    const [mapped] = (await client.listTools()).tools.filter((tool) => tool.name !== "count");
+    expect(mapped?.name).toMatch(/^grand_total_/);
+    const grand = await call({ name: mapped?.name ?? "", arguments: {} });
+    expect(textOf(grand)).toMatch(
+      new RegExp(`^Error \\(ExecuteFailed\\): Command "${mapped?.name}" failed: ran, but`),
+    );
+    expect(runs).toBe(3);
   });
 
   it("answers an output schema that cannot be compiled with isError, saying it ran", async () => {

@@ -12,7 +12,7 @@ import {
 import { executeFailed } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
-import type { AgentComponent, JsonSchema, RuntimeEvent } from "../core/types.js";
+import type { AgentComponent, JsonSchema, NeutralToolCall, RuntimeEvent } from "../core/types.js";
 import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
 import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
 import { withDefaults } from "../shell/defaults.js";
@@ -141,32 +141,29 @@ export function serveMcp<S, E extends RuntimeEvent>(
     if (output === undefined) return block;
     if (block.structuredContent === undefined) {
       return ranButNotSent(
-        call.name,
+        call,
         `its result is larger than the ${maxChars} characters this server sends`,
       );
     }
     const checked = checkInput(validator, output, block.structuredContent.snapshot);
     if ("compileError" in checked) {
-      return ranButNotSent(
-        call.name,
-        `its output schema does not compile: ${checked.compileError}`,
-      );
+      return ranButNotSent(call, `its output schema does not compile: ${checked.compileError}`);
     }
     if (checked.ok) return block;
     const issues = checked.error.map((issue) => `${issue.path || "snapshot"} ${issue.message}`);
     return ranButNotSent(
-      call.name,
+      call,
       `its result does not match its declared output schema (${issues.join("; ")})`,
     );
   }
 
-  /** A success that cannot be sent as declared: the model must know it took effect. */
-  function ranButNotSent(name: string, why: string): McpToolResult {
+  /**
+   * A success that cannot be sent as declared: the model must know it took effect. Answered for
+   * `call`, so the text quotes the tool name the model used.
+   */
+  function ranButNotSent(call: NeutralToolCall, why: string): McpToolResult {
     const reason = `ran, but ${why}, so it cannot be shown to you. It took effect: do not call it again to retry.`;
-    return dialect.toToolResult(
-      { name, input: undefined },
-      err(executeFailed(name, undefined, reason)),
-    );
+    return dialect.toToolResult(call, err(executeFailed(call.name, undefined, reason)));
   }
 
   return () => {
