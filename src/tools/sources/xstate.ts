@@ -178,9 +178,9 @@ export function fromActor<
     },
 
     subscribe(listener) {
-      // `error` too, so a failed actor's tools disappear at once. XState then reports the error
-      // as unhandled only if another observer has no error handler: the application's own
-      // observer decides, as it would without us.
+      // `error` too, so a failed actor's tools disappear at once. XState reports an error as
+      // unhandled only when some observer has no error handler, so while this one is subscribed
+      // the application's own observers decide (docs/sources.md says so).
       const subscription = actor.subscribe({
         next: () => listener(),
         error: () => listener(),
