@@ -277,6 +277,8 @@ try {
               types: group.types,
               module,
               moduleResolution,
+              // The MCP SDK's declarations default-import CommonJS modules, as its users allow.
+              ...(group.suffix ? { esModuleInterop: true } : {}),
               skipLibCheck: false,
             },
             files: group.files.map((t) => t.file),

@@ -7,6 +7,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { todosStateSchema } from "../redux/todos.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const server = fileURLToPath(new URL("./server.ts", import.meta.url));
@@ -82,7 +83,8 @@ describe("the todo list served as an MCP server over stdio, in a child process",
     await client.close();
   });
 
-  it("lists the tools available now, with the names and schemas MCP sees", async () => {
+  it("lists the tools available now, with the names, input and output schemas MCP sees", async () => {
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
     const { tools } = await client.listTools();
     expect(tools).toEqual([
       {
@@ -93,6 +95,12 @@ describe("the todo list served as an MCP server over stdio, in a child process",
           properties: { title: { type: "string", minLength: 1, maxLength: 80 } },
           required: ["title"],
           additionalProperties: false,
+        },
+        // What structuredContent holds: the state the command leaves, and its events.
+        outputSchema: {
+          type: "object",
+          properties: { snapshot: todosStateSchema, events: { type: "array" } },
+          required: ["snapshot", "events"],
         },
       },
     ]);
@@ -112,7 +120,10 @@ describe("the todo list served as an MCP server over stdio, in a child process",
 
     await refreshes(1);
     const toggle = refreshed[0]?.find((tool) => tool.name === "toggle");
+    const remove = refreshed[0]?.find((tool) => tool.name === "remove");
     expect(names(refreshed[0] ?? [])).toEqual(["add", "remove", "toggle"]);
+    // The command's effect flags, as MCP's hints.
+    expect(remove?.annotations).toEqual({ destructiveHint: true });
     // A scalar input is wrapped as { value }: MCP tool inputs must be objects.
     expect(toggle?.inputSchema).toEqual({
       type: "object",

@@ -1,4 +1,3 @@
-import { configureStore, createSlice } from "@reduxjs/toolkit";
 import {
   type FakeMessage,
   fakeDialect,
@@ -8,8 +7,8 @@ import {
   type ScriptedTurn,
   scriptedModel,
 } from "ignite-element/tools";
+import { fromSlice } from "ignite-element/tools/redux";
 import { describe, expect, it } from "vitest";
-import { fromSlice } from "./fromSlice.js";
 import { createTodoStore, todoCommands, todosSlice } from "./todos.js";
 
 const scripted = (...turns: ScriptedTurn[]) => scriptedModel(turns, "One todo left: walk the dog.");
@@ -83,66 +82,5 @@ describe("a Redux todo slice driven by a scripted model", () => {
     const final = { items: [{ id: 2, title: "Walk the dog", done: false }], nextId: 3 };
     expect(result.snapshot).toEqual(final);
     expect(store.getState()).toEqual(final);
-  });
-
-  it("offers an action without a declared command as a no-argument command, over a store with other slices", async () => {
-    const store = configureStore({
-      reducer: { todos: todosSlice.reducer, user: (name: string = "ada") => name },
-    });
-    const { add, toggle, remove } = todoCommands.commands;
-    const tools = igniteTools(
-      fromSlice(store, todosSlice, {
-        commands: { add, toggle: { ...toggle, gated: false }, remove: { ...remove, gated: false } },
-      }),
-    );
-
-    expect(tools.manifest().find((tool) => tool.name === "clearCompleted")).toEqual({
-      name: "clearCompleted",
-      inputSchema: { type: "object", properties: {}, additionalProperties: false },
-      gated: false,
-    });
-    await tools.invoke({ name: "add", input: { title: "Read" } });
-    const cleared = await tools.invoke({ name: "clearCompleted", input: {} });
-    expect(cleared.ok && cleared.value.snapshot).toEqual({
-      todos: { items: [{ id: 1, title: "Read", done: false }], nextId: 2 },
-      user: "ada",
-    });
-  });
-
-  it("answers ExecuteFailed when a reducer throws, and the store keeps its state", async () => {
-    const stock = createSlice({
-      name: "stock",
-      initialState: { count: 1 },
-      reducers: {
-        take(state) {
-          if (state.count === 0) throw new Error("out of stock");
-          state.count -= 1;
-        },
-      },
-    });
-    const store = configureStore({ reducer: stock.reducer });
-    const tools = igniteTools(fromSlice(store, stock, { commands: {} }));
-
-    expect((await tools.invoke({ name: "take", input: {} })).ok).toBe(true);
-    const second = await tools.invoke({ name: "take", input: {} });
-    expect(!second.ok && second.error.message).toBe('Command "take" failed: out of stock');
-    expect(store.getState()).toEqual({ count: 0 });
-  });
-
-  it("refuses, at construction, a gated command without canExecute and a command the slice lacks", () => {
-    const store = createTodoStore();
-    expect(() => fromSlice(store, todosSlice, { commands: todoCommands.commands })).toThrow(
-      'Command "toggle" is gated, but no canExecute(state, command) was given',
-    );
-    const { add, toggle, remove } = todoCommands.commands;
-    const unknownAction = () =>
-      fromSlice(store, todosSlice, {
-        // @ts-expect-error `archive` is not an action of the slice
-        commands: { add, toggle, remove, archive: {} },
-        canExecute: () => true,
-      });
-    expect(unknownAction).toThrow(
-      'A command is declared for "archive", which is not an action of the slice',
-    );
   });
 });

@@ -2,7 +2,8 @@
  * A todo list as a Redux Toolkit slice and store, and what an agent may do with it.
  */
 import { configureStore, createSlice, type PayloadAction } from "@reduxjs/toolkit";
-import type { SliceOptions } from "./fromSlice.js";
+import type { JsonSchema } from "ignite-element/tools";
+import type { SliceOptions } from "ignite-element/tools/redux";
 
 export interface Todo {
   id: number;
@@ -43,6 +44,27 @@ export function createTodoStore() {
   return configureStore({ reducer: todosSlice.reducer });
 }
 
+/** The list as every command leaves it: hosts that can declare a tool's output (MCP) do. */
+export const todosStateSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    items: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "integer" },
+          title: { type: "string" },
+          done: { type: "boolean" },
+        },
+        required: ["id", "title", "done"],
+      },
+    },
+    nextId: { type: "integer" },
+  },
+  required: ["items", "nextId"],
+};
+
 /**
  * The slice's actions as commands. `toggle` and `remove` need a todo to act on, and
  * `clearCompleted` a completed one, so they are offered only then.
@@ -57,18 +79,27 @@ export const todoCommands: SliceOptions<TodosState, typeof todosSlice.actions> =
         required: ["title"],
         additionalProperties: false,
       },
+      output: todosStateSchema,
     },
     toggle: {
       description: "Mark a todo done, or not done again, by its id.",
       input: { type: "integer", minimum: 1 },
+      output: todosStateSchema,
       gated: true,
     },
     remove: {
       description: "Delete a todo by its id.",
       input: { type: "integer", minimum: 1 },
+      output: todosStateSchema,
       gated: true,
+      destructive: true,
     },
-    clearCompleted: { description: "Delete every todo that is done.", gated: true },
+    clearCompleted: {
+      description: "Delete every todo that is done.",
+      output: todosStateSchema,
+      gated: true,
+      destructive: true,
+    },
   },
   canExecute: ({ items }, command) => {
     if (command === "clearCompleted") return items.some((item) => item.done);

@@ -7,8 +7,8 @@
  *
  * `setVolume` is accepted in every state; `seek` only with a track, and only within it.
  */
+import type { EventCommands } from "ignite-element/tools/xstate";
 import { assign, emit, setup } from "xstate";
-import type { EventCommands } from "./fromActor.js";
 
 /** A loaded track. */
 export interface Track {
@@ -50,8 +50,8 @@ export const playerMachine = setup({
     emitted: {} as PlayerEmitted,
   },
   guards: {
-    // Reads the payload, so `seek` cannot be pre-checked with `can({ type: "seek" })`: it is left
-    // ungated and a position past the end is refused when it is sent (see `playerCommands`).
+    // Reads the payload, so whether `seek` is taken is known only with the position: it is
+    // offered while a track is loaded and a position past the end is refused when it is sent.
     withinTrack: ({ context, event }) =>
       event.type === "seek" && context.track !== null && event.seconds <= context.track.duration,
   },
@@ -132,14 +132,12 @@ export const playerMachine = setup({
 });
 
 /**
- * The player's events as commands. `play`, `pause`, `stop` and `load` are gated: whether the
- * current state takes them is exactly `snapshot.can({ type })`. `seek` is not, because its guard
- * reads the payload; `setVolume` is accepted in every state.
+ * The player's events as commands. Each is offered only while the current state takes it, which
+ * the machine itself decides: `play` only when paused, `seek` only with a track loaded.
  */
 export const playerCommands: EventCommands<PlayerEvent> = {
   load: {
     description: "Load a track; the player must be idle (stop first).",
-    gated: true,
     input: {
       type: "object",
       properties: {
@@ -150,9 +148,9 @@ export const playerCommands: EventCommands<PlayerEvent> = {
       additionalProperties: false,
     },
   },
-  play: { description: "Start playing the loaded track.", gated: true },
-  pause: { description: "Pause playback.", gated: true },
-  stop: { description: "Stop and unload the track.", gated: true },
+  play: { description: "Start playing the loaded track." },
+  pause: { description: "Pause playback." },
+  stop: { description: "Stop and unload the track." },
   seek: {
     description: "Move to a position in the loaded track, in seconds from its start.",
     input: {
@@ -164,6 +162,7 @@ export const playerCommands: EventCommands<PlayerEvent> = {
   },
   setVolume: {
     description: "Set the volume, 0 (mute) to 100.",
+    idempotent: true,
     input: {
       type: "object",
       properties: { level: { type: "integer", minimum: 0, maximum: 100 } },

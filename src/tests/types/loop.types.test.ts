@@ -111,6 +111,7 @@ describe("ToolError says why", () => {
       | "malformed-result"
       | "schema"
       | "projection"
+      | "output"
       | "reentrant"
     >();
   });

@@ -149,8 +149,9 @@ export interface ValidationIssue {
 }
 
 /**
- * Why an `ExecuteFailed` happened, for the application (the model reads the message). Four are
- * the application's bugs to report (`schema`, `malformed-result`, `projection`, `reentrant`),
+ * Why an `ExecuteFailed` happened, for the application (the model reads the message). Five are
+ * the application's bugs to report (`schema`, `malformed-result`, `projection`, `output`,
+ * `reentrant`),
  * three are about time (`timeout`, `aborted`, `cancelled`), one is the command's own failure
  * (`threw`).
  *
@@ -164,6 +165,9 @@ export interface ValidationIssue {
  *   compile. Nothing was executed.
  * - `projection` — `execute` succeeded but `project` threw or returned something that is not an
  *   observation. It ran: not to be retried.
+ * - `output` — `execute` succeeded but its result cannot be sent as the command declares it: it
+ *   does not match the command's `output` schema, or it is over the host's size cap (an MCP
+ *   server). It ran: not to be retried.
  * - `reentrant` — `invoke` was called on the bridge from inside that bridge's own `execute`,
  *   which would wait for itself forever. Nothing was executed.
  */
@@ -175,6 +179,7 @@ export type ExecuteFailedReason =
   | "malformed-result"
   | "schema"
   | "projection"
+  | "output"
   | "reentrant";
 
 /**

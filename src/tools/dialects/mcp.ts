@@ -8,7 +8,9 @@
 import { isRecord } from "../core/json.js";
 import type { Result } from "../core/result.js";
 import type {
+  JsonSchema,
   NeutralManifest,
+  NeutralTool,
   NeutralToolCall,
   Observation,
   ToolDefsContext,
@@ -25,7 +27,14 @@ import {
   toWire,
   type WireOptions,
 } from "../wire/provider-tools.js";
-import { maxCharsOf, type ResultOptions, resultText, toJsonValue } from "../wire/result-text.js";
+import {
+  cappedJson,
+  maxCharsOf,
+  type ResultOptions,
+  resultText,
+  toJsonText,
+  toJsonValue,
+} from "../wire/result-text.js";
 
 // Type aliases, not interfaces: the SDK's result types carry an index signature, which only an
 // object type alias satisfies implicitly.
@@ -38,11 +47,37 @@ export type McpInputSchema = {
   [keyword: string]: unknown;
 };
 
+/**
+ * A tool's `outputSchema`: the shape of its `structuredContent`, the observation
+ * `{ snapshot, events }` with `snapshot` described by the command's declared `output`.
+ */
+export type McpOutputSchema = {
+  type: "object";
+  properties?: Record<string, object>;
+  required?: string[];
+  [keyword: string]: unknown;
+};
+
+/**
+ * What a tool states about its effects, from the command's flags: `readOnly` → `readOnlyHint`,
+ * `destructive` → `destructiveHint`, `idempotent` → `idempotentHint`. Only declared flags are
+ * sent; a host reads a missing hint by MCP's defaults (not read-only, destructive, not idempotent).
+ */
+export type McpToolAnnotations = {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+};
+
 /** One entry of a `tools/list` result. */
 export type McpTool = {
   name: string;
   description?: string;
   inputSchema: McpInputSchema;
+  /** Present when the command declares an `output` schema. */
+  outputSchema?: McpOutputSchema;
+  /** Present when the command declares any effect flag. */
+  annotations?: McpToolAnnotations;
 };
 
 /** The `tools/list` result: assignable to the SDK's `ListToolsResult`. */
@@ -75,7 +110,10 @@ export type McpTextContent = {
 /** The answer to a `tools/call` request: assignable to the SDK's `CallToolResult`. */
 export type McpToolResult = {
   content: McpTextContent[];
-  /** The observation `{ snapshot, events }` as JSON data; present on success only. */
+  /**
+   * The observation `{ snapshot, events }` as JSON data; present on success only, and only when
+   * its JSON text is within `maxResultChars` (structured data cannot be cut and stay valid).
+   */
   structuredContent?: Record<string, unknown>;
   /** Set on every error, so the client shows the model a failed call. */
   isError?: true;
@@ -84,7 +122,10 @@ export type McpToolResult = {
 /** The MCP dialect: a plain `ToolDialect`, one call per `tools/call` request. */
 export type McpDialect = ToolDialect<McpToolList, McpCall, McpToolResult>;
 
-/** Options of `mcp(...)`; none yet, reserved so the export has the same shape as the others. */
+/**
+ * Options of `mcp(...)`: `maxResultChars` caps the text of a result and, on success, leaves
+ * `structuredContent` out when its JSON text is over the cap.
+ */
 export interface McpOptions extends ResultOptions {}
 
 const WIRE: WireOptions = { names: MCP_NAMES };
@@ -98,6 +139,8 @@ function make(options: McpOptions = {}): McpDialect {
           name: tool.name,
           ...descriptionOf(tool),
           inputSchema: { ...tool.parameters, type: "object" as const },
+          ...outputSchemaOf(tool.tool),
+          ...annotationsOf(tool.tool),
         })),
       };
     },
@@ -109,9 +152,17 @@ function make(options: McpOptions = {}): McpDialect {
     },
 
     toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): McpToolResult {
-      const text = resultText(call, result, maxChars);
-      const content: McpTextContent[] = [{ type: "text", text }];
-      if (!result.ok) return { content, isError: true };
+      if (!result.ok) {
+        return {
+          content: [{ type: "text", text: resultText(call, result, maxChars) }],
+          isError: true,
+        };
+      }
+      const json = toJsonText(result.value);
+      const content: McpTextContent[] = [{ type: "text", text: cappedJson(json, maxChars) }];
+      // The same data as the text: over the cap, the text is cut and the structured copy, which
+      // cannot be cut and stay valid, is left out.
+      if (json.length > maxChars) return { content };
       const structured = toJsonValue(result.value);
       return isRecord(structured) ? { content, structuredContent: structured } : { content };
     },
@@ -120,9 +171,45 @@ function make(options: McpOptions = {}): McpDialect {
 
 /**
  * Serves a component's commands as MCP tools. Use it as it is (`igniteTools(c, mcp)`) or call it
- * (`mcp()`); it takes no options yet.
+ * with options (`mcp({ maxResultChars: 50_000 })`). To bind it to the MCP SDK's `Server`, use
+ * `serveMcp` from `ignite-element/tools/mcp-server`.
  */
 export const mcp = /* @__PURE__ */ configurable<McpOptions, McpDialect>(make);
+
+const observationSchemas = new WeakMap<JsonSchema, McpOutputSchema>();
+
+/**
+ * `{ outputSchema }` for a command that declares its snapshot's schema. MCP's `structuredContent`
+ * is the observation, so the schema is the observation's, with `snapshot` the declared one;
+ * definitions stay at the root, where the declared schema's own `#/$defs/...` references point.
+ */
+function outputSchemaOf(tool: NeutralTool): { outputSchema?: McpOutputSchema } {
+  const output = tool.outputSchema;
+  if (output === undefined) return {};
+  let schema = observationSchemas.get(output);
+  if (schema === undefined) {
+    const { $defs, definitions, $schema, ...snapshot } = output;
+    schema = {
+      ...($schema === undefined ? {} : { $schema }),
+      type: "object",
+      properties: { snapshot, events: { type: "array" } },
+      required: ["snapshot", "events"],
+      ...($defs === undefined ? {} : { $defs }),
+      ...(definitions === undefined ? {} : { definitions }),
+    };
+    observationSchemas.set(output, schema);
+  }
+  return { outputSchema: schema };
+}
+
+/** `{ annotations }` with a hint for each effect flag the command declares, or nothing. */
+function annotationsOf(tool: NeutralTool): { annotations?: McpToolAnnotations } {
+  const annotations: McpToolAnnotations = {};
+  if (tool.readOnly !== undefined) annotations.readOnlyHint = tool.readOnly;
+  if (tool.destructive !== undefined) annotations.destructiveHint = tool.destructive;
+  if (tool.idempotent !== undefined) annotations.idempotentHint = tool.idempotent;
+  return Object.keys(annotations).length === 0 ? {} : { annotations };
+}
 
 const EXPECTED = "a tools/call request or its params ({ name: string, arguments? })";
 

@@ -1,9 +1,13 @@
 /**
- * A Redux Toolkit slice, dispatched through its store, as an agent component: each action creator
- * is a command, the payload schemas and any availability rule are declared beside the slice, and
- * each call observes the store's state after the dispatch and the action it dispatched.
+ * `ignite-element/tools/redux`: a Redux Toolkit slice, dispatched through its store, as an agent
+ * component. Each action creator is a command, the payload schemas and any availability rule are
+ * declared beside the slice, and each call observes the store's state after the dispatch and the
+ * action it dispatched.
+ *
+ * Structural types only: nothing here imports `@reduxjs/toolkit`, and any store with `getState`,
+ * `dispatch` and `subscribe` (RTK's `configureStore()`, Redux's `createStore()`) can be wrapped.
  */
-import type { AgentComponent, AgentSchema, CommandSchema, JsonSchema } from "ignite-element/tools";
+import type { AgentComponent, AgentSchema, CommandSchema, JsonSchema } from "../core/types.js";
 
 /** An action as RTK's action creators build it: `{ type, payload }` (and `meta`/`error` when prepared). */
 export type SliceAction = { type: string; payload: unknown };
@@ -20,11 +24,12 @@ export interface SliceLike<TActions extends Record<string, ActionCreator>> {
 export interface StoreLike<TState> {
   getState(): TState;
   dispatch(action: SliceAction): unknown;
+  /** Redux calls `listener` after every dispatch, from anywhere; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
 }
 
-/** How one action is offered as a command. */
-export interface ActionCommand {
-  description?: string;
+/** How one action is offered as a command: a `CommandSchema`. */
+export interface ActionCommand extends CommandSchema {
   /** The schema of the action creator's argument: what `slice.actions[name](input)` is called with. */
   input?: JsonSchema;
   /** Offer the command only when `canExecute(state, name)` says so. */
@@ -53,9 +58,9 @@ export type SliceCommands<TActions extends Record<string, ActionCreator>> = {
 export interface SliceOptions<TState, TActions extends Record<string, ActionCreator>> {
   commands: SliceCommands<TActions>;
   /**
-   * Whether a gated command is available in `state`, the store's whole state now. A reducer cannot
-   * refuse an action, so this is the only place availability is decided. Required when any command
-   * is gated.
+   * Whether a gated command is available in `state`, the store's whole state now (a combined
+   * store's, when the slice is one of several). A reducer cannot refuse an action, so this is the
+   * only place availability is decided. Required when any command is gated.
    */
   canExecute?: (state: TState, command: keyof TActions & string) => boolean;
 }
@@ -67,9 +72,20 @@ export type ActionOf<TActions extends Record<string, ActionCreator>> = ReturnTyp
 
 /**
  * Wraps `slice`, dispatched through `store`, as an `AgentComponent`: every action creator is a
- * command named by its key (`add` for `slice.actions.add`). `execute` dispatches
- * `slice.actions[command](input)` and returns `{ state: store.getState(), events: [action] }`.
- * A reducer that throws fails the call (`ExecuteFailed`); Redux has then changed nothing.
+ * command named by its key (`add` for `slice.actions.add`).
+ *
+ * - `execute` dispatches `slice.actions[command](input)` and returns
+ *   `{ state: store.getState(), events: [action] }`; a reducer that throws fails the call
+ *   (`ExecuteFailed`) and Redux has changed nothing;
+ * - `canExecute` is your `canExecute(store.getState(), command)`, for gated commands;
+ * - `subscribe(listener)` is `store.subscribe`: every dispatch, from anywhere, may change what
+ *   is offered.
+ *
+ * @example
+ * ```ts
+ * const store = configureStore({ reducer: todosSlice.reducer });
+ * const tools = igniteTools(fromSlice(store, todosSlice, { commands: todoCommands }), openai);
+ * ```
  *
  * @throws TypeError at construction when a command is declared for an action the slice does not
  *   have, or a command is gated and no `canExecute` is given.
@@ -98,6 +114,8 @@ export function fromSlice<TState, TActions extends Record<string, ActionCreator>
       store.dispatch(action);
       return { state: store.getState(), events: [action] };
     },
+
+    subscribe: (listener) => store.subscribe(listener),
   };
 }
 

@@ -1,0 +1,199 @@
+/**
+ * `ignite-element/tools/mcp-server`: a component bound to the MCP SDK's low-level `Server`. The
+ * `mcp` dialect does the translating; this is the part that needs the SDK: the two request
+ * handlers, the capability, the `list_changed` notifications and the client's cancellations.
+ */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type ServerNotification,
+} from "@modelcontextprotocol/sdk/types.js";
+import { executeFailed } from "../core/errors.js";
+import { isRecord } from "../core/json.js";
+import { err } from "../core/result.js";
+import type { AgentComponent, JsonSchema, NeutralToolCall, RuntimeEvent } from "../core/types.js";
+import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
+import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
+import { withDefaults } from "../shell/defaults.js";
+import { checkInput } from "../validation/cache.js";
+import { DEFAULT_MAX_RESULT_CHARS } from "../wire/result-text.js";
+
+/** Options of `serveMcp`: the bridge's (`igniteTools`) and the dialect's (`mcp`). */
+export interface ServeMcpOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
+  extends IgniteToolsOptions<S, E>,
+    McpOptions {}
+
+const LIST_CHANGED = { method: "notifications/tools/list_changed" } as const;
+
+/**
+ * Serves `component` as the tools of an MCP SDK `Server`: answers `tools/list` with the commands
+ * offered now and `tools/call` through the bridge (validated, gated by the live state, executed
+ * once, one call at a time), declares the `tools.listChanged` capability and sends
+ * `notifications/tools/list_changed` once each time the offered tools change — after a call, or
+ * when the component's `subscribe` says its state moved. Every failure of a call, an unknown or
+ * unavailable tool included, is a `CallToolResult` with `isError: true` and a message the model
+ * can act on; a client's `notifications/cancelled` aborts the call it names.
+ *
+ * Call it before `server.connect(transport)`: MCP fixes a server's capabilities when the client
+ * connects. It replaces any `tools/list` and `tools/call` handlers already set. Returns the
+ * function that detaches it: the handlers are removed and the component is no longer watched.
+ *
+ * @example
+ * ```ts
+ * const server = new Server({ name: "todos", version: "1.0.0" });
+ * const detach = serveMcp(server, fromSlice(store, todosSlice, todoCommands));
+ * await server.connect(new StdioServerTransport());
+ * ```
+ *
+ * @throws TypeError when the server is already connected, or the component's schema is malformed
+ *   (naming the command).
+ */
+export function serveMcp<S, E extends RuntimeEvent>(
+  server: Server,
+  component: AgentComponent<S, E>,
+  options: ServeMcpOptions<S, E> = {},
+): () => void {
+  try {
+    server.registerCapabilities({ tools: { listChanged: true } });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(
+      `serveMcp must be called before server.connect(): MCP fixes a server's capabilities when the client connects (${reason})`,
+    );
+  }
+  const dialect = mcp(options);
+  const bridge = igniteTools(component, dialect, options);
+  const { validator } = withDefaults(options);
+  const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+
+  // The tool list the client was last given or told about, as JSON: a change is announced once.
+  // Read now, so a malformed schema is a TypeError here rather than at the client's first list.
+  let known = JSON.stringify(bridge.toToolDefs());
+  let detached = false;
+
+  /** Announces the tool list if it differs from the one the client knows, through `send`. */
+  const announce = async (send: (notification: ServerNotification) => Promise<void>) => {
+    let now: string;
+    try {
+      now = JSON.stringify(bridge.toToolDefs());
+    } catch {
+      return; // getSchema() threw: each call reports it; there is no new list to announce
+    }
+    if (now === known || detached) return;
+    known = now;
+    // A notification that cannot be sent (no client connected yet, or gone) is nobody's error:
+    // a client that connects later lists the tools as they are then.
+    await send(LIST_CHANGED).catch(() => undefined);
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const tools = bridge.toToolDefs();
+    known = JSON.stringify(tools);
+    return tools;
+  });
+
+  // Calls being answered now. A change while one runs is announced when it is answered, on its
+  // request: on Streamable HTTP that is the call's own stream, which needs no other stream open,
+  // and the client hears of the change before it reads the result.
+  let running = 0;
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    running += 1;
+    let answers: ToolCallAnswer<S, E, McpToolResult>[];
+    try {
+      // `extra.signal` is aborted by the client's notifications/cancelled: a queued call is then
+      // never executed, a running one is answered at once (the SDK sends no response to it).
+      answers = await bridge.answerToolCalls(request.params, { signal: extra.signal });
+    } finally {
+      running -= 1;
+    }
+    // A cancelled request's stream may be gone: its change goes out like any other.
+    await announce(
+      extra.signal.aborted
+        ? () => server.sendToolListChanged()
+        : (notification) => extra.sendNotification(notification),
+    );
+    // One tools/call is one call, so there is exactly one answer.
+    const [answer] = answers;
+    return answer === undefined ? NO_ANSWER : declared(answer);
+  });
+
+  // Outside a call the state moves too (a click, a timer, a dispatch): the component says so.
+  // Many changes in one tick are one look at the list.
+  let scheduled = false;
+  const changed = () => {
+    if (scheduled || detached) return;
+    scheduled = true;
+    void Promise.resolve().then(() => {
+      scheduled = false;
+      if (running > 0) return undefined; // announced when the call is answered
+      return announce(() => server.sendToolListChanged());
+    });
+  };
+  const unsubscribe = component.subscribe?.(changed);
+
+  /** The block, checked against the output schema the client was promised for this tool. */
+  function declared(answer: ToolCallAnswer<S, E, McpToolResult>): McpToolResult {
+    const { call, outcome, block } = answer;
+    if (!outcome.ok) return block;
+    const output = outputOf(component, call.name);
+    if (output === undefined) return block;
+    if (block.structuredContent === undefined) {
+      return ranButNotSent(
+        call,
+        `its result is larger than the ${maxChars} characters this server sends`,
+      );
+    }
+    const checked = checkInput(validator, output, block.structuredContent.snapshot);
+    if ("compileError" in checked) {
+      return ranButNotSent(call, `its output schema does not compile: ${checked.compileError}`);
+    }
+    if (checked.ok) return block;
+    const issues = checked.error.map((issue) => `${issue.path || "snapshot"} ${issue.message}`);
+    return ranButNotSent(
+      call,
+      `its result does not match its declared output schema (${issues.join("; ")})`,
+    );
+  }
+
+  /**
+   * A success that cannot be sent as declared: the model must know it took effect. Answered for
+   * `call`, so the text quotes the tool name the model used.
+   */
+  function ranButNotSent(call: NeutralToolCall, why: string): McpToolResult {
+    const reason = `ran, but ${why}, so it cannot be shown to you. It took effect: do not call it again to retry.`;
+    return dialect.toToolResult(
+      call,
+      err(executeFailed(call.name, "output", reason, { called: call.toolName ?? call.name })),
+    );
+  }
+
+  return () => {
+    if (detached) return;
+    detached = true;
+    unsubscribe?.();
+    server.removeRequestHandler("tools/list");
+    server.removeRequestHandler("tools/call");
+  };
+}
+
+/** The declared output schema of `name`, read from the live schema. */
+function outputOf<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  name: string,
+): JsonSchema | undefined {
+  try {
+    const { commands } = component.getSchema();
+    const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+    return isRecord(command?.output) ? command.output : undefined;
+  } catch {
+    return undefined; // the call itself reported a broken getSchema()
+  }
+}
+
+/** Unreachable (a tools/call is always one call); answered rather than thrown, all the same. */
+const NO_ANSWER: McpToolResult = {
+  content: [{ type: "text", text: "Error: the call was not answered. Call the tool again." }],
+  isError: true,
+};
