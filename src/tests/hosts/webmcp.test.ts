@@ -377,6 +377,18 @@ describe("a registration the browser refuses", () => {
     );
   });
 
+  it("reports a schema that broke later through reportError too", () => {
+    const reportError = vi.fn();
+    vi.stubGlobal("reportError", reportError);
+    const room = thermostat();
+    provideWebMcp(room.component, { modelContext: new FakeModelContext() });
+    room.component.getSchema = () => {
+      throw new Error("schema unavailable");
+    };
+    room.setMode("heat");
+    expect(reportError).toHaveBeenCalledWith(new Error("provideWebMcp: schema unavailable"));
+  });
+
   it("is reported when registerTool throws, and accepted when it returns nothing", () => {
     const onError = vi.fn();
     const registered: string[] = [];
@@ -412,6 +424,15 @@ describe("the returned function", () => {
     expect(context.names()).toEqual([]);
     stop();
     expect(onError).not.toHaveBeenCalled();
+  });
+
+  it("stops even when the component's subscribe returned no function", () => {
+    const room = thermostat({ subscribe: false });
+    room.component.subscribe = () => undefined as unknown as () => void; // a component's bug
+    const context = new FakeModelContext();
+    const stop = provideWebMcp(room.component, { modelContext: context });
+    expect(() => stop()).not.toThrow();
+    expect(context.names()).toEqual([]);
   });
 
   it("lets a call already made finish without registering anything again", async () => {

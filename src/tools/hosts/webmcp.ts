@@ -161,10 +161,13 @@ export function provideWebMcp<S, E extends RuntimeEvent>(
   /** Registers, replaces and withdraws tools until the registrations equal the live manifest. */
   const sync = () => {
     if (stopped) return;
+    // Names are computed over every declared command, so a tool keeps its name whatever else is
+    // available, and a call maps back through the same names (the bridge parses against them).
+    const available = new Set(tools.manifest().map((tool) => tool.name));
     const offered = new Map<string, WireTool>();
     const declared = buildManifest(component.getSchema(), undefined, options);
-    for (const tool of dialect.toToolDefs(tools.manifest(), { declared })) {
-      offered.set(tool.name, tool);
+    for (const tool of dialect.toToolDefs(declared)) {
+      if (available.has(tool.tool.name)) offered.set(tool.name, tool);
     }
     for (const [name, registration] of registered) {
       const tool = offered.get(name);
@@ -219,14 +222,7 @@ function webMcpDialect(
   options: ResultOptions,
 ): ToolDialect<readonly WireTool[], WebMcpRequest, WebMcpToolResult> {
   return {
-    // Names are computed over every declared command, so a tool keeps its name whatever else is
-    // available, and a call maps back through the same names.
-    toToolDefs(manifest: NeutralManifest, context) {
-      const available = new Set(manifest.map((tool) => tool.name));
-      return toWire(context?.declared ?? manifest, WIRE).tools.filter((tool) =>
-        available.has(tool.tool.name),
-      );
-    },
+    toToolDefs: (manifest: NeutralManifest) => toWire(manifest, WIRE).tools,
     // The browser does not check the input against the schema, so it may be anything.
     parseToolCalls: ({ name, input }, manifest) => [
       toNeutralCall(toWire(manifest, WIRE), { name, ...objectArguments(input, "empty") }),
