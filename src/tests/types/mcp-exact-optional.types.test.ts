@@ -3,23 +3,24 @@ import { join, relative } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 
-// docs/dialects/mcp.md's snippets, compiled as a project with `exactOptionalPropertyTypes` would
+// The MCP snippets of docs/dialects/mcp.md and docs/serving.md, compiled as a project with `exactOptionalPropertyTypes` would
 // compile them: the SDK's `CallToolRequest["params"]` (whose `arguments` may be `undefined`) goes
 // into `handleToolCalls` without a cast.
 const root = join(import.meta.dirname, "../../..");
 // Beside the docs test's snippets, in the directory git ignores.
 const out = join(import.meta.dirname, "../.snippets", `exact-optional-${process.pid}`);
-const doc = readFileSync(join(root, "docs/dialects/mcp.md"), "utf8");
-const snippets = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match, index) => ({
-  path: join(out, `mcp_${index + 1}.ts`),
-  source: `${match[1] ?? ""}\nexport {};\n`,
-}));
+const snippets = ["dialects/mcp.md", "serving.md"].flatMap((page) =>
+  [...readFileSync(join(root, "docs", page), "utf8").matchAll(/```ts(?: no-run)?\n([\s\S]*?)```/g)]
+    .filter((match) => match[1]?.includes("@modelcontextprotocol/sdk"))
+    .map((match, index) => ({
+      path: join(out, `${page.replace(/\W/g, "_")}_${index + 1}.ts`),
+      source: `${match[1] ?? ""}\nexport {};\n`,
+    })),
+);
 
 mkdirSync(out, { recursive: true });
 for (const snippet of snippets) writeFileSync(snippet.path, snippet.source);
-afterAll(() =>
-  rmSync(join(import.meta.dirname, ".exact-optional"), { recursive: true, force: true }),
-);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("the MCP doc snippets under exactOptionalPropertyTypes", () => {
   it("type-check without a cast", () => {

@@ -1,0 +1,205 @@
+/**
+ * `provideWebMcp` in a real browser: Chromium with WebMCP on, a page bundled from the package
+ * source, and playwright-core's `page.webmcp` as the browser's agent. The test fails (it never
+ * skips) when Chromium is not installed.
+ */
+import { fileURLToPath } from "node:url";
+import type { WebMcpToolResult } from "ignite-element/tools/webmcp";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundlePage } from "../../../demo/web/bundle.js";
+import { type PageServer, servePage, serveWebDemo } from "../../../demo/web/serve.js";
+import { launchChromium } from "./webmcp-chromium.js";
+import type { Fixture } from "./webmcp-fixture/page.js";
+
+// What the fixture page puts on `window`; `page.evaluate` callbacks run there.
+declare const fixture: Fixture;
+
+let launched: Browser | undefined;
+afterAll(async () => {
+  await launched?.close();
+});
+
+// A test of its own, so a missing Chromium is a failed test with the reason, not a skipped file.
+it("has a real Chromium with WebMCP to run in", async () => {
+  launched = await launchChromium();
+}, 60_000);
+
+function browser(): Browser {
+  if (!launched) throw new Error("Chromium did not launch: see the first test of this file");
+  return launched;
+}
+
+/** The agent's call, its result checked to be a WebMCP tool result. */
+async function call(page: Page, name: string, input: Record<string, unknown> = {}) {
+  const result: unknown = await page.webmcp.callTool(name, input);
+  expect(result).toMatchObject({ content: [{ type: "text", text: expect.any(String) }] });
+  return result as WebMcpToolResult; // its shape was checked just above
+}
+
+function textOf(result: WebMcpToolResult): string {
+  return result.content.map((block) => block.text).join("\n");
+}
+
+async function names(page: Page): Promise<string[]> {
+  return (await page.webmcp.tools()).map((tool) => tool.name).sort();
+}
+
+describe("a page's component, offered to the browser's agent", () => {
+  let server: PageServer;
+  let page: Page;
+  beforeAll(async () => {
+    const script = await bundlePage(
+      fileURLToPath(new URL("./webmcp-fixture/page.ts", import.meta.url)),
+    );
+    server = await servePage({
+      html: '<!doctype html><title>fixture</title><script type="module" src="/page.js"></script>',
+      script,
+    });
+    page = await browser().newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => "fixture" in window);
+  }, 60_000);
+  afterAll(async () => {
+    await page?.close();
+    await server?.close();
+  });
+
+  it("lists every available command, with what the agent needs to call it", async () => {
+    const tools = new Map((await page.webmcp.tools()).map((tool) => [tool.name, tool]));
+    // No `boost`: it is gated and the heating is off. `set limit` is offered under a safe name.
+    expect([...tools.keys()].sort()).toEqual([
+      "schedule.clear",
+      "setMode",
+      "setTarget",
+      expect.stringMatching(/^set_limit_[0-9a-z]+$/),
+      "status",
+    ]);
+    expect(tools.get("setTarget")).toMatchObject({
+      description: "Target temperature in °C.",
+      inputSchema: {
+        type: "object",
+        properties: { value: { type: "number", minimum: 10, maximum: 30 } },
+        required: ["value"],
+      },
+    });
+    expect(tools.get("status")).toMatchObject({
+      description: 'Runs the page\'s "status" command.',
+      annotations: { readOnly: true },
+    });
+    expect(tools.get("schedule.clear")?.annotations).toMatchObject({ consequential: true });
+  });
+
+  it("answers invalid input with the issues, as a result the agent reads", async () => {
+    const tooHot = await call(page, "setTarget", { value: 35 });
+    expect(tooHot.isError).toBe(true);
+    expect(textOf(tooHot)).toMatch(/^Error \(InvalidInput\): Invalid input for "setTarget"/);
+    expect(textOf(tooHot)).toContain('"keyword":"maximum"');
+    const unwrapped = await call(page, "setTarget", { celsius: 22 });
+    expect(textOf(unwrapped)).toMatch(/^Error \(InvalidInput\): .*\{ \\?"value\\?": \.\.\. \}/);
+  });
+
+  it("offers a gated command only once it is available, and registers it after the call that made it so", async () => {
+    await expect(page.webmcp.callTool("boost", {})).rejects.toThrow(/No WebMCP tool named "boost"/);
+    const heating = await call(page, "setMode", { value: "heat" });
+    expect(heating.isError).toBeUndefined();
+    expect(JSON.parse(textOf(heating))).toEqual({
+      snapshot: { mode: "heat", celsius: 20, locked: false },
+      events: [{ type: "setMode" }],
+    });
+    expect(await names(page)).toContain("boost");
+  });
+
+  it("answers a tool that became unavailable unannounced as Unavailable, and then withdraws it", async () => {
+    await page.evaluate(() => fixture.lockQuietly());
+    expect(await names(page)).toContain("boost");
+    const refused = await call(page, "boost");
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^Error \(Unavailable\): /);
+    expect(await names(page)).not.toContain("boost");
+  });
+
+  it("follows changes the page announces, without any call", async () => {
+    await page.evaluate(() => fixture.unlock());
+    expect(await names(page)).toContain("boost");
+    expect((await call(page, "boost")).isError).toBeUndefined();
+    await page.evaluate(() => fixture.setMode("off"));
+    expect(await names(page)).not.toContain("boost");
+    await page.evaluate(() => fixture.setMaximum(25));
+    const setTarget = (await page.webmcp.tools()).find((tool) => tool.name === "setTarget");
+    expect(setTarget?.inputSchema).toMatchObject({ properties: { value: { maximum: 25 } } });
+  });
+
+  it("runs calls the browser makes at the same time one after another", async () => {
+    const results = await Promise.all([
+      call(page, "setTarget", { value: 21 }),
+      call(page, "setTarget", { value: 22 }),
+      call(page, "status"),
+    ]);
+    expect(results.map((result) => result.isError)).toEqual([undefined, undefined, undefined]);
+    expect(await page.evaluate(() => fixture.overlapped())).toBe(false);
+  });
+
+  it("executed each accepted call exactly once, and nothing it refused", async () => {
+    const executed = await page.evaluate(() => fixture.executed);
+    expect(executed.slice(0, 2)).toEqual([
+      { command: "setMode", input: "heat" },
+      { command: "boost" },
+    ]);
+    expect(executed.slice(2)).toHaveLength(3);
+    expect(executed.slice(2)).toEqual(
+      expect.arrayContaining([
+        { command: "setTarget", input: 21 },
+        { command: "setTarget", input: 22 },
+        { command: "status" },
+      ]),
+    );
+    expect(await page.evaluate(() => fixture.errors)).toEqual([]);
+  });
+
+  it("withdraws every tool when stopped", async () => {
+    await page.evaluate(() => fixture.stop());
+    expect(await page.webmcp.tools()).toEqual([]);
+  });
+});
+
+describe("npm run demo:web's page", () => {
+  let server: PageServer;
+  let page: Page;
+  beforeAll(async () => {
+    server = await serveWebDemo({ port: 0 });
+    page = await browser().newPage();
+    await page.goto(server.url);
+    await page.locator("ignite-thermostat [data-target]").waitFor();
+  }, 60_000);
+  afterAll(async () => {
+    await page?.close();
+    await server?.close();
+  });
+
+  const activity = () => page.locator("ignite-thermostat [data-activity] li").allTextContents();
+
+  it("offers the thermostat's commands, and says so on the page", async () => {
+    expect(await names(page)).toEqual(["factoryReset", "setMode", "setTarget", "status"]);
+    const tools = new Map((await page.webmcp.tools()).map((tool) => [tool.name, tool]));
+    expect(tools.get("factoryReset")?.annotations).toMatchObject({ consequential: true });
+    expect(tools.get("status")?.annotations).toMatchObject({ readOnly: true });
+    await expect
+      .poll(() => page.locator("ignite-thermostat [data-webmcp]").textContent())
+      .toContain("offered to this browser's agent through WebMCP");
+  });
+
+  it("shows what the agent did, and offers boost once a person switches the heating on", async () => {
+    expect((await call(page, "setTarget", { value: 21.5 })).isError).toBeUndefined();
+    expect(await page.locator("ignite-thermostat [data-target]").textContent()).toBe("21.5");
+    await page.getByRole("button", { name: "Heat" }).click();
+    expect(await names(page)).toContain("boost");
+    const boost = await call(page, "boost", {});
+    expect(JSON.parse(textOf(boost))).toMatchObject({
+      snapshot: { mode: "heat", boostMinutes: 30 },
+      events: [{ type: "boostStarted", payload: { minutes: 30 } }],
+    });
+    expect(await names(page)).not.toContain("boost"); // a boost is running
+    expect(await activity()).toEqual(["setTarget 21.5", 'boost {"minutes":30}']);
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * `ignite-element/tools/webmcp`: a component's commands offered to the agent in the visitor's
+ * browser through WebMCP (`document.modelContext.registerTool`), kept equal to what the component
+ * can do right now, every call validated, gated and run once through the bridge.
+ */
+import { describe } from "../core/errors.js";
+import { isRecord } from "../core/json.js";
+import type {
+  AbortSignalLike,
+  AgentComponent,
+  JsonSchema,
+  NeutralManifest,
+  NeutralTool,
+  RuntimeEvent,
+  ToolDialect,
+} from "../core/types.js";
+import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
+import { buildManifest } from "../shell/defaults.js";
+import { objectArguments } from "../wire/arguments.js";
+import { MCP_NAMES } from "../wire/names.js";
+import { toNeutralCall, toWire, type WireOptions, type WireTool } from "../wire/provider-tools.js";
+import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
+
+// Every browser has it; the ES library types do not. Declared here rather than pulling the DOM
+// types into the package.
+declare const AbortController: new () => {
+  readonly signal: AbortSignalLike;
+  abort(reason?: unknown): void;
+};
+
+/**
+ * What the page tells the agent about a tool's effects. `readOnlyHint` is the draft's; Chromium
+ * also reads `consequentialHint` (ask before running it); `destructiveHint` and `idempotentHint`
+ * are MCP's names, passed along for agents that read them.
+ */
+export interface WebMcpAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  consequentialHint?: boolean;
+}
+
+/** One text block of a tool's result. */
+export interface WebMcpTextContent {
+  type: "text";
+  text: string;
+}
+
+/** What a tool's `execute` resolves to: MCP's `CallToolResult` shape, which agents read. */
+export interface WebMcpToolResult {
+  content: WebMcpTextContent[];
+  /** Set on every error: the call was refused or failed, and the text says why. */
+  isError?: true;
+}
+
+/** A tool as `registerTool` receives it. */
+export interface WebMcpTool {
+  /** 1–128 characters of `A–Z a–z 0–9 _ - .`: a command name WebMCP refuses is mapped. */
+  name: string;
+  /** Never empty: browsers refuse a tool without one. */
+  description: string;
+  /** Always object-rooted: a scalar input is wrapped as `{ value }`. */
+  inputSchema: JsonSchema;
+  /** Resolves with the outcome, errors included: it never rejects. */
+  execute(input: unknown): Promise<WebMcpToolResult>;
+  annotations?: WebMcpAnnotations;
+}
+
+/**
+ * The part of WebMCP's `ModelContext` this uses — `document.modelContext` is one. A tool is
+ * unregistered by aborting the signal it was registered with.
+ */
+export interface ModelContextLike {
+  /**
+   * Registers `tool`. Current browsers return a promise that rejects when the browser refuses the
+   * tool (a name already registered, a permissions policy without `tools`); early previews
+   * returned nothing.
+   */
+  registerTool(tool: WebMcpTool, options: { signal: AbortSignalLike }): unknown;
+}
+
+/** Options of `provideWebMcp`: the bridge's options, where to register, and who hears failures. */
+export interface ProvideWebMcpOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
+  extends IgniteToolsOptions<S, E>,
+    ResultOptions {
+  /**
+   * Where the tools are registered.
+   * @default document.modelContext (or the deprecated `navigator.modelContext` of early previews)
+   */
+  modelContext?: ModelContextLike;
+  /**
+   * Hears what the page cannot answer as a tool result: a registration the browser refused
+   * (`tool` names it), or a schema that became unreadable after the start.
+   * @default reportError, so it shows in the console like an uncaught error
+   */
+  onError?: (error: unknown, tool?: string) => void;
+}
+
+/**
+ * Offers `component`'s commands to the agent in the visitor's browser, through WebMCP.
+ *
+ * Every command available now is registered as a tool (a scalar input wrapped as `{ value }`, a
+ * command without a description given a readable one, effect flags as annotations). The
+ * registrations follow availability: they are compared with the live manifest whenever the
+ * component's `subscribe` announces a change and after every call, and a tool is registered,
+ * replaced or withdrawn to match. Each `execute` runs through one bridge: the input validated
+ * (the browser does not), availability checked at call time, one call at a time (the browser runs
+ * them concurrently), and every refusal or failure answered as a result with `isError: true` and
+ * the bridge's message, never a throw (a throw fails the agent's call without a reason).
+ *
+ * Throws a `TypeError` when there is no `modelContext` to register with, or when the component's
+ * schema is malformed (naming the command).
+ *
+ * @returns a function that withdraws every tool and stops following the component.
+ *
+ * @example
+ * ```ts
+ * import { provideWebMcp } from "ignite-element/tools/webmcp";
+ *
+ * const stop = provideWebMcp(thermostat); // the page's agent can now call its commands
+ * // later, when the component leaves the page:
+ * stop();
+ * ```
+ */
+export function provideWebMcp<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options: ProvideWebMcpOptions<S, E> = {},
+): () => void {
+  const modelContext = options.modelContext ?? pageModelContext();
+  if (modelContext === undefined) throw new TypeError(NO_MODEL_CONTEXT);
+  const { onError = report } = options;
+  const dialect = webMcpDialect(options);
+  const tools = igniteTools(component, dialect, options);
+
+  /** What is registered now, by tool name: the definition it was registered with, to compare. */
+  const registered = new Map<string, { key: string; controller: { abort(): void } }>();
+  let stopped = false;
+
+  const register = (tool: WireTool, key: string) => {
+    const controller = new AbortController();
+    registered.set(tool.name, { key, controller });
+    const name = tool.name;
+    const refused = (error: unknown) => {
+      // Aborted by us before the browser settled it: withdrawn, not refused. A refused tool stays
+      // recorded, so the same definition is not offered again at every change.
+      if (!controller.signal.aborted) onError(error, name);
+    };
+    try {
+      const pending = modelContext.registerTool(
+        { ...definitionOf(tool), execute: (input) => call(name, input) },
+        { signal: controller.signal },
+      );
+      if (isRecord(pending) && typeof pending.then === "function") {
+        Promise.resolve(pending).catch(refused);
+      }
+    } catch (error) {
+      refused(error);
+    }
+  };
+
+  /** Registers, replaces and withdraws tools until the registrations equal the live manifest. */
+  const sync = () => {
+    if (stopped) return;
+    // Names are computed over every declared command, so a tool keeps its name whatever else is
+    // available, and a call maps back through the same names (the bridge parses against them).
+    const available = new Set(tools.manifest().map((tool) => tool.name));
+    const offered = new Map<string, WireTool>();
+    const declared = buildManifest(component.getSchema(), undefined, options);
+    for (const tool of dialect.toToolDefs(declared)) {
+      if (available.has(tool.tool.name)) offered.set(tool.name, tool);
+    }
+    for (const [name, registration] of registered) {
+      const tool = offered.get(name);
+      if (tool === undefined || keyOf(tool) !== registration.key) {
+        // The abort removes the tool at once, so a changed one can be registered again below.
+        registration.controller.abort();
+        registered.delete(name);
+      }
+    }
+    for (const [name, tool] of offered) {
+      if (!registered.has(name)) register(tool, keyOf(tool));
+    }
+  };
+  // After the start, a schema that stopped making sense is reported; the tools stay as they were
+  // and each call is answered by the bridge, which says what is wrong.
+  const resync = () => {
+    try {
+      sync();
+    } catch (error) {
+      onError(error);
+    }
+  };
+
+  const call = async (name: string, input: unknown): Promise<WebMcpToolResult> => {
+    const [result] = await tools.handleToolCalls({ name, input });
+    resync(); // the call may have changed what is available; the agent sees it before the result
+    return result ?? notAnswered(name);
+  };
+
+  sync();
+  const unsubscribe = component.subscribe?.(resync);
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    if (typeof unsubscribe === "function") unsubscribe();
+    for (const registration of registered.values()) registration.controller.abort();
+    registered.clear();
+  };
+}
+
+/** A call as the page receives it: the tool's name and the input the agent sent. */
+interface WebMcpRequest {
+  name: string;
+  input: unknown;
+}
+
+/** WebMCP tool names: 1–128 characters of `A–Z a–z 0–9 _ - .`, MCP's rule. */
+const WIRE: WireOptions = { names: MCP_NAMES };
+
+/** The pure half: tools as WebMCP wants them, calls mapped back, outcomes as results. */
+function webMcpDialect(
+  options: ResultOptions,
+): ToolDialect<readonly WireTool[], WebMcpRequest, WebMcpToolResult> {
+  const maxChars = maxCharsOf("provideWebMcp", options);
+  return {
+    toToolDefs: (manifest: NeutralManifest) => toWire(manifest, WIRE).tools,
+    // The browser does not check the input against the schema, so it may be anything.
+    parseToolCalls: ({ name, input }, manifest) => [
+      toNeutralCall(toWire(manifest, WIRE), { name, ...objectArguments(input, "empty") }),
+    ],
+    toToolResult(call, result) {
+      const content = [{ type: "text" as const, text: resultText(call, result, maxChars) }];
+      return result.ok ? { content } : { content, isError: true };
+    },
+  };
+}
+
+function definitionOf(tool: WireTool): Omit<WebMcpTool, "execute"> {
+  const annotations = annotationsOf(tool.tool);
+  return {
+    name: tool.name,
+    description: descriptionOf(tool.tool),
+    inputSchema: tool.parameters,
+    ...(annotations === undefined ? {} : { annotations }),
+  };
+}
+
+/** What decides whether a registered tool must be replaced: everything the agent is shown. */
+function keyOf(tool: WireTool): string {
+  return JSON.stringify(definitionOf(tool));
+}
+
+function descriptionOf(tool: NeutralTool): string {
+  const { description } = tool;
+  return description !== undefined && description.trim() !== ""
+    ? description
+    : `Runs the page's ${JSON.stringify(tool.name)} command.`;
+}
+
+/**
+ * The effect flags as annotations. A destructive command is also consequential (an agent should
+ * ask first); a command that is not destructive may still be, so `false` is not passed on there.
+ */
+function annotationsOf(tool: NeutralTool): WebMcpAnnotations | undefined {
+  const { readOnly, destructive, idempotent } = tool;
+  if (readOnly === undefined && destructive === undefined && idempotent === undefined) {
+    return undefined;
+  }
+  return {
+    ...(readOnly === undefined ? {} : { readOnlyHint: readOnly }),
+    ...(destructive === undefined ? {} : { destructiveHint: destructive }),
+    ...(destructive === true ? { consequentialHint: true } : {}),
+    ...(idempotent === undefined ? {} : { idempotentHint: idempotent }),
+  };
+}
+
+/** The bridge answers every call it parses; this is for the impossible case, as a result. */
+function notAnswered(name: string): WebMcpToolResult {
+  const text = `Error (ExecuteFailed): ${JSON.stringify(name)} was not answered.`;
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+const NO_MODEL_CONTEXT =
+  "provideWebMcp: this page has no WebMCP (`document.modelContext`). Open it in a browser with " +
+  "WebMCP enabled (Chrome: the `--enable-features=WebMCP` switch, the “WebMCP for testing” flag " +
+  "in chrome://flags, or the origin trial), or pass `{ modelContext }`.";
+
+/** The page's `document.modelContext`, or the deprecated `navigator.modelContext`. */
+function pageModelContext(): ModelContextLike | undefined {
+  for (const owner of ["document", "navigator"]) {
+    const modelContext: unknown = readProperty(Reflect.get(globalThis, owner), "modelContext");
+    if (isModelContext(modelContext)) return modelContext;
+  }
+  return undefined;
+}
+
+function readProperty(owner: unknown, key: string): unknown {
+  return typeof owner === "object" && owner !== null ? Reflect.get(owner, key) : undefined;
+}
+
+function isModelContext(value: unknown): value is ModelContextLike {
+  return typeof readProperty(value, "registerTool") === "function";
+}
+
+/** The platform's `reportError`, where there is one; otherwise an unhandled rejection. */
+function report(error: unknown, tool?: string): void {
+  const reason =
+    tool === undefined ? describe(error) : `tool ${JSON.stringify(tool)}: ${describe(error)}`;
+  const wrapped = new Error(`provideWebMcp: ${reason}`, { cause: error });
+  const reportError: unknown = Reflect.get(globalThis, "reportError");
+  if (typeof reportError === "function") reportError(wrapped);
+  else void Promise.reject(wrapped);
+}
