@@ -245,7 +245,10 @@ try {
   });
   // The core and dialects must type-check with no DOM and no Node types. An edge entrypoint's
   // declarations import its peers, whose own declarations need the DOM and Node globals every
-  // application of those frameworks has: those are checked with them. Not under Node10: the
+  // application of those frameworks has: those are checked with them, and with skipLibCheck, as
+  // their applications build (the AI SDK's declarations import `json-schema`, whose types it
+  // does not install). Our declarations are still checked in full through the first group, which
+  // shares every chunk, and each edge export is used in a file of our own. Not under Node10: the
   // peers' own declarations do not resolve there (the AI SDK's need exports-only subpaths).
   const groups = [
     { suffix: "", lib: ["ES2022"], types: [], files: typeFiles.filter((t) => !t.edge) },
@@ -279,7 +282,7 @@ try {
               moduleResolution,
               // The MCP SDK's declarations default-import CommonJS modules, as its users allow.
               ...(group.suffix ? { esModuleInterop: true } : {}),
-              skipLibCheck: false,
+              skipLibCheck: group.suffix !== "",
             },
             files: group.files.map((t) => t.file),
           },
