@@ -13,6 +13,10 @@
  *   keys them: to change a schema, give the command a new schema object. A schema object edited
  *   deep inside, in place, keeps its checked, compiled form (docs/performance.md says so).
  *
+ * - A frozen `commands` object made of data properties (`Object.freeze(commands)`) cannot gain,
+ *   lose or replace a command: for it the pass reads only each command's fields, from the kept
+ *   entries, which costs the same per command at any size. Any other object is enumerated.
+ *
  * The arrays returned are frozen: they are shared between turns and must not change under them.
  */
 
@@ -65,6 +69,9 @@ export interface ManifestCache {
 
 export function manifestCache(options: CheckedOptions): ManifestCache {
   let keys: string[] = [];
+  // The commands object last read, when it is frozen and holds only data properties: its keys
+  // and values cannot change, so only the fields of each command need checking.
+  let sealed: object | undefined;
   let entries: Entry[] = [];
   let byName = new Map<string, Entry>();
   let manifest: NeutralManifest | undefined;
@@ -93,6 +100,7 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
     const sorted = [...now].sort().map((name) => (fresh.get(name) as Entry).tool);
     keys = now;
     entries = inOrder;
+    sealed = Object.isFrozen(commands) && onlyData(commands) ? commands : undefined;
     byName = fresh;
     manifest = Object.freeze(sorted);
     return manifest;
@@ -102,6 +110,11 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
     declared(schema) {
       const commands = commandsOf(schema);
       if (!commands) throw new TypeError(NOT_A_SCHEMA);
+      if (manifest !== undefined && commands === sealed) {
+        // No key to enumerate, no hash lookup: a pass over the kept entries, flat per command.
+        for (const entry of entries) if (!sameAs(entry, entry.raw)) return rebuild(commands, keys);
+        return manifest;
+      }
       const now = Object.keys(commands);
       if (manifest === undefined || now.length !== keys.length) return rebuild(commands, now);
       // One pass, in declaration order; the first difference rebuilds what changed.
@@ -147,6 +160,13 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
       return offered;
     },
   };
+}
+
+function onlyData(commands: object): boolean {
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(commands))) {
+    if (!("value" in descriptor)) return false;
+  }
+  return true;
 }
 
 function entryOf(raw: Record<string, unknown>, tool: NeutralTool): Entry {
