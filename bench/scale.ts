@@ -80,7 +80,8 @@ export async function scaleRows(options: RowOptions): Promise<Row[]> {
       (await bridgeOf(thousand, 1000)).bridge,
       (await bridgeOf(tenThousand, 10_000)).bridge,
     ];
-    const same = a.toToolDefs() === a.toToolDefs();
+    const before = a.toToolDefs();
+    const same = a.toToolDefs() === before;
     const result = await pair({
       ...options,
       subject: () => {
