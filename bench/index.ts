@@ -13,6 +13,7 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { peerRows } from "./peers.js";
+import { scaleRows as growthRows } from "./scale.js";
 import {
   alternativeRows,
   manifestRows,
@@ -66,6 +67,9 @@ await section("1", "validation vs the limit", () => validationRows(options));
 await section("2", "a whole turn vs its payload", () => turnRows(options));
 await section("3", "per-turn manifest rebuild", () => manifestRows(options));
 await section("4", "scale", () => scaleRows(options));
+await section("S", "scale: a call and a turn's tool definitions, 10 to 10 000 commands", () =>
+  growthRows(options),
+);
 await section("5", "alternatives", () => alternativeRows(options));
 await section("6", "memory (child process, --expose-gc)", memoryRows);
 await section("7", "bundle size (scripts/check-size.mjs)", sizeRows);

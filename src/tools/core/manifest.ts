@@ -57,7 +57,7 @@ export function buildManifest(
   return tools;
 }
 
-const NOT_A_SCHEMA =
+export const NOT_A_SCHEMA =
   "getSchema() must return an object of the form { commands: { [name]: { description?, input?, gated? } } }";
 
 /** The `commands` record of a schema-shaped value, or `undefined`. */
@@ -113,7 +113,8 @@ export function isAvailable(
   }
 }
 
-function toTool(name: string, command: CommandSchema): NeutralTool {
+/** The manifest entry of a checked command. */
+export function toTool(name: string, command: CommandSchema): NeutralTool {
   const { description, output, readOnly, destructive, idempotent } = command;
   return {
     name,

@@ -33,7 +33,6 @@ import {
   type ResultOptions,
   resultText,
   toJsonText,
-  toJsonValue,
 } from "../wire/result-text.js";
 
 // Type aliases, not interfaces: the SDK's result types carry an index signature, which only an
@@ -163,7 +162,9 @@ function make(options: McpOptions = {}): McpDialect {
       // The same data as the text: over the cap, the text is cut and the structured copy, which
       // cannot be cut and stay valid, is left out.
       if (json.length > maxChars) return { content };
-      const structured = toJsonValue(result.value);
+      // Read back from the text just written: the same data by the same rule, made by the
+      // engine's parser instead of a copy that defines each key.
+      const structured: unknown = JSON.parse(json);
       return isRecord(structured) ? { content, structuredContent: structured } : { content };
     },
   };

@@ -4,7 +4,7 @@
  */
 
 import { clip, describe, executeFailed, threw } from "../core/errors.js";
-import { buildManifest, type CoreOptions } from "../core/manifest.js";
+import type { CoreOptions } from "../core/manifest.js";
 import { readCall, resolveToolCall } from "../core/resolve.js";
 import { err, ok, type Result } from "../core/result.js";
 import type {
@@ -22,9 +22,10 @@ import type {
   ToolError,
   WarningSink,
 } from "../core/types.js";
-import { checkComponent, checkOptions, gatingWarnings, onceEach } from "./checks.js";
+import { checkComponent, checkOptions, onceEach } from "./checks.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
+import { turnCache } from "./turn-cache.js";
 
 /**
  * Options of `igniteTools`: the input limits and validator of the core, and what the shell adds.
@@ -228,22 +229,14 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
           }
         }
       : undefined;
-  // Every declared command, available or not; the gating is audited on the way.
-  const declaredIn = (schema: AgentSchema): NeutralManifest => {
-    const declared = buildManifest(schema, undefined, checked);
-    if (options.onWarning)
-      gatingWarnings(declared, typeof component.canExecute === "function", warn);
-    return declared;
-  };
-  const availableIn = (declared: NeutralManifest): NeutralManifest => {
-    const can = canExecute();
-    return can === undefined ? declared : declared.filter((tool) => !tool.gated || can(tool.name));
-  };
+  // The declared commands, what is available and the tool definitions, kept between turns and
+  // checked against the live schema each time (shell/turn-cache.ts); the gating is audited.
+  const turns = turnCache(component, dialect, checked, canExecute, warn, !!options.onWarning);
 
   // The component is checked now, not at a model's call: a malformed schema is a TypeError.
-  declaredIn(schemaAtConstruction(component));
+  turns.declaredIn(schemaAtConstruction(component));
 
-  const manifest = () => availableIn(declaredIn(component.getSchema()));
+  const manifest = turns.manifest;
   const resolveCall = (name: string, input: unknown) =>
     resolveToolCall(component.getSchema(), { name, input }, canExecute(), checked);
 
@@ -337,16 +330,10 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const bridge: ToolBridge<S, E> = { manifest, resolveCall, invoke };
   if (!dialect) return bridge;
 
-  // Parse against every declared command, not only the available ones, so a call to a command
-  // that became unavailable maps back to its name and is answered `Unavailable`.
-  const declared = (): NeutralManifest => {
-    try {
-      return declaredIn(component.getSchema());
-    } catch {
-      return []; // each call is then answered by invoke, which reports the broken schema
-    }
-  };
-  const parseToolCalls = (response: Response) => dialect.parseToolCalls(response, declared());
+  // Calls are read through the names of every declared command, not only the available ones, so
+  // a call to a command that became unavailable maps back to its name and is answered
+  // `Unavailable`.
+  const parseToolCalls = turns.parseToolCalls;
   const toToolResult = (call: NeutralToolCall, result: Result<Observation<S, E>, ToolError>) =>
     dialect.toToolResult(
       call,
@@ -360,10 +347,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
         return { call, route, outcome, block: toToolResult(call, outcome) };
       }),
     );
-  const toToolDefs = () => {
-    const all = declaredIn(component.getSchema());
-    return dialect.toToolDefs(availableIn(all), { declared: all, warn });
-  };
+  const toToolDefs = turns.toToolDefs;
   const withDialect: DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> = {
     ...bridge,
     toToolDefs,

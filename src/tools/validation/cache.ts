@@ -20,6 +20,18 @@ interface SchemaCache {
 
 const caches = new WeakMap<InputValidator, SchemaCache>();
 
+/**
+ * The most schemas kept by content per validator. Entries reached by identity live as long as
+ * their schema object (a WeakMap); the content index is what a component that builds new schemas
+ * every turn would grow without end, so it forgets the least recently used beyond this bound.
+ */
+export const MAX_CONTENT_ENTRIES = 4096;
+
+/** How many schemas `validator`'s cache keeps by content (for tests and the bench). */
+export function contentEntries(validator: InputValidator): number {
+  return caches.get(validator)?.byContent.size ?? 0;
+}
+
 // Identity first (a component that returns the same schema object costs one WeakMap lookup);
 // content second, so a `getSchema()` that builds a fresh, equal object every turn still hits.
 function entryFor(validator: InputValidator, schema: JsonSchema): SchemaEntry {
@@ -32,10 +44,15 @@ function entryFor(validator: InputValidator, schema: JsonSchema): SchemaEntry {
   if (entry) return entry;
   const key = contentKey(schema);
   entry = cache.byContent.get(key);
-  if (!entry) {
+  if (entry) {
+    cache.byContent.delete(key); // most recently used last: a Map keeps insertion order
+  } else {
     entry = { problem: validator.checkSchema(schema) };
-    cache.byContent.set(key, entry);
+    if (cache.byContent.size >= MAX_CONTENT_ENTRIES) {
+      cache.byContent.delete(cache.byContent.keys().next().value as string);
+    }
   }
+  cache.byContent.set(key, entry);
   cache.byObject.set(schema, entry);
   return entry;
 }

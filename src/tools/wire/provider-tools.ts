@@ -61,8 +61,47 @@ export function toWire(
   options: WireOptions,
   context?: ToolDefsContext,
 ): WireManifest {
+  // A frozen manifest cannot change (the bridge freezes the ones it keeps between turns): its
+  // wire form, read back call after call, is made once.
+  const memo = context === undefined && Object.isFrozen(manifest);
+  let byOptions = memo ? wires.get(manifest) : undefined;
+  const known = byOptions?.get(options);
+  if (known) return known;
+  const wire = wireOf(manifest, options, context);
+  if (memo) {
+    if (!byOptions) wires.set(manifest, (byOptions = new WeakMap()));
+    byOptions.set(options, wire);
+  }
+  return wire;
+}
+
+const wires = new WeakMap<NeutralManifest, WeakMap<WireOptions, WireManifest>>();
+const namesOf = new WeakMap<NeutralManifest, WeakMap<NameRule, Map<string, string>>>();
+
+/** The provider names over `declared`, made once per frozen manifest and rule. */
+function declaredNames(declared: NeutralManifest, rule: NameRule): Map<string, string> {
+  if (!Object.isFrozen(declared)) return providerNames(declared, rule);
+  let byRule = namesOf.get(declared);
+  let names = byRule?.get(rule);
+  if (!names) {
+    names = providerNames(declared, rule);
+    if (!byRule) namesOf.set(declared, (byRule = new WeakMap()));
+    byRule.set(rule, names);
+  }
+  return names;
+}
+
+function wireOf(
+  manifest: NeutralManifest,
+  options: WireOptions,
+  context: ToolDefsContext | undefined,
+): WireManifest {
   const declared = context?.declared;
-  const names = providerNames(declared ? [...declared, ...manifest] : manifest, options.names);
+  let names = declaredNames(declared ?? manifest, options.names);
+  // Offered commands are declared ones; anything else is named over both, as it always was.
+  if (declared && !manifest.every((tool) => names.has(tool.name))) {
+    names = providerNames([...declared, ...manifest], options.names);
+  }
   const wired = manifest.map((tool) => ({ tool, object: objectSchema(tool.inputSchema) }));
   const forms = options.strict?.select(wired.map(({ object }) => object));
   const warn = warnerOf(context);

@@ -1,0 +1,190 @@
+/**
+ * Pure core: the declared manifest kept from one turn to the next, so that a turn costs what
+ * changed, not what exists. Nothing here trusts the component to say what changed; each answer is
+ * checked against the live schema by a rule that is cheap and exact:
+ *
+ * - The commands are compared one by one, in their declaration order: the same own keys, each
+ *   `commands[name]` the same object, and each of its fields (`description`, `input`, `output`,
+ *   the four flags) the same value. Adding, removing or replacing a command, or setting any field
+ *   of one in place, is seen at the next turn, whether `getSchema()` returns the same object or a
+ *   new one. A command whose declaration is unchanged keeps its manifest entry; only the others
+ *   are read again.
+ * - Schema objects (`input`, `output`) are compared by identity, exactly as the validator cache
+ *   keys them: to change a schema, give the command a new schema object. A schema object edited
+ *   deep inside, in place, keeps its checked, compiled form (docs/performance.md says so).
+ *
+ * - A frozen `commands` object made of data properties (`Object.freeze(commands)`) cannot gain,
+ *   lose or replace a command: for it the pass reads only each command's fields, from the kept
+ *   entries, which costs the same per command at any size. Any other object is enumerated.
+ *
+ * The arrays returned are frozen: they are shared between turns and must not change under them.
+ */
+
+import {
+  type CheckedOptions,
+  commandsOf,
+  isAvailable,
+  NOT_A_SCHEMA,
+  readCommand,
+  toTool,
+} from "./manifest.js";
+import type { AgentSchema, NeutralManifest, NeutralTool } from "./types.js";
+
+/** One declared command as last read: the object, each field read from it, and its entry. */
+interface Entry {
+  readonly raw: Record<string, unknown>;
+  readonly description: unknown;
+  readonly input: unknown;
+  readonly output: unknown;
+  readonly gated: unknown;
+  readonly readOnly: unknown;
+  readonly destructive: unknown;
+  readonly idempotent: unknown;
+  readonly tool: NeutralTool;
+}
+
+/** The declared manifest of a component, kept between turns. */
+export interface ManifestCache {
+  /**
+   * Every declared command of `schema`, sorted by name: the same (frozen) array as last time when
+   * no declaration changed. Throws the `TypeError` `buildManifest` throws for a malformed schema.
+   */
+  declared(schema: AgentSchema): NeutralManifest;
+  /** The manifest `declared` last returned, or `undefined`. */
+  last(): NeutralManifest | undefined;
+  /**
+   * Whether `name` is declared in `schema` exactly as `declared` last read it — the same object
+   * with the same fields. O(1), whatever the number of commands. Never throws.
+   */
+  unchanged(schema: unknown, name: string): boolean;
+  /**
+   * The commands of `declared` available now: `declared` itself without `canExecute`, and the
+   * same (frozen) array as last time when every gated command's availability is unchanged.
+   */
+  available(
+    declared: NeutralManifest,
+    canExecute: ((name: string) => boolean) | undefined,
+  ): NeutralManifest;
+}
+
+export function manifestCache(options: CheckedOptions): ManifestCache {
+  let keys: string[] = [];
+  // The commands object last read, when it is frozen and holds only data properties: its keys
+  // and values cannot change, so only the fields of each command need checking.
+  let sealed: object | undefined;
+  let entries: Entry[] = [];
+  let byName = new Map<string, Entry>();
+  let manifest: NeutralManifest | undefined;
+  // Availability as last computed: of which manifest, each gated tool's answer, the result.
+  let gatedOf: NeutralManifest | undefined;
+  let gated: NeutralTool[] = [];
+  let answers: boolean[] = [];
+  let offered: NeutralManifest | undefined;
+
+  const rebuild = (commands: Record<string, unknown>, now: string[]): NeutralManifest => {
+    const fresh = new Map<string, Entry>();
+    const inOrder: Entry[] = [];
+    for (const name of now) {
+      const raw = commands[name];
+      const known = byName.get(name);
+      let entry = known !== undefined && sameAs(known, raw) ? known : undefined;
+      if (entry === undefined) {
+        const read = readCommand(raw, options.validator);
+        if (!read.ok) throw new TypeError(`Command ${JSON.stringify(name)} ${read.error}`);
+        entry = entryOf(raw as Record<string, unknown>, Object.freeze(toTool(name, read.value)));
+      }
+      fresh.set(name, entry);
+      inOrder.push(entry);
+    }
+    // Sorted once per change of the declarations, never per turn.
+    const sorted = [...now].sort().map((name) => (fresh.get(name) as Entry).tool);
+    keys = now;
+    entries = inOrder;
+    sealed = Object.isFrozen(commands) && onlyData(commands) ? commands : undefined;
+    byName = fresh;
+    manifest = Object.freeze(sorted);
+    return manifest;
+  };
+
+  return {
+    declared(schema) {
+      const commands = commandsOf(schema);
+      if (!commands) throw new TypeError(NOT_A_SCHEMA);
+      if (manifest !== undefined && commands === sealed) {
+        // No key to enumerate, no hash lookup: a pass over the kept entries, flat per command.
+        for (const entry of entries) if (!sameAs(entry, entry.raw)) return rebuild(commands, keys);
+        return manifest;
+      }
+      const now = Object.keys(commands);
+      if (manifest === undefined || now.length !== keys.length) return rebuild(commands, now);
+      // One pass, in declaration order; the first difference rebuilds what changed.
+      for (let index = 0; index < now.length; index++) {
+        const name = now[index] as string;
+        const entry = entries[index] as Entry;
+        if (name !== keys[index] || !sameAs(entry, commands[name])) return rebuild(commands, now);
+      }
+      return manifest;
+    },
+    last: () => manifest,
+    unchanged(schema, name) {
+      try {
+        const commands = commandsOf(schema);
+        if (commands === undefined || !Object.hasOwn(commands, name)) return false;
+        const entry = byName.get(name);
+        return entry !== undefined && sameAs(entry, commands[name]);
+      } catch {
+        return false; // a getter that throws: the caller reads the schema again, the slow way
+      }
+    },
+    available(declared, canExecute) {
+      if (canExecute === undefined) return declared;
+      if (declared !== gatedOf) {
+        gatedOf = declared;
+        gated = declared.filter((tool) => tool.gated);
+        answers = [];
+        offered = undefined;
+      }
+      // Asked fresh every turn: availability is the component's state now, not last turn's.
+      let changed = offered === undefined;
+      for (let index = 0; index < gated.length; index++) {
+        const tool = gated[index] as NeutralTool;
+        const can = isAvailable(tool.name, tool, canExecute);
+        if (answers[index] !== can) {
+          answers[index] = can;
+          changed = true;
+        }
+      }
+      if (!changed && offered !== undefined) return offered;
+      const open = new Set(gated.filter((_, index) => answers[index]));
+      offered = Object.freeze(declared.filter((tool) => !tool.gated || open.has(tool)));
+      return offered;
+    },
+  };
+}
+
+function onlyData(commands: object): boolean {
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(commands))) {
+    if (!("value" in descriptor)) return false;
+  }
+  return true;
+}
+
+function entryOf(raw: Record<string, unknown>, tool: NeutralTool): Entry {
+  const { description, input, output, gated, readOnly, destructive, idempotent } = raw;
+  return { raw, description, input, output, gated, readOnly, destructive, idempotent, tool };
+}
+
+/** Whether `raw` is the entry's object with every field it was read with. Throws what a getter throws. */
+function sameAs(entry: Entry, raw: unknown): boolean {
+  if (raw !== entry.raw) return false;
+  const now = raw as Record<string, unknown>;
+  return (
+    now.input === entry.input &&
+    now.description === entry.description &&
+    now.output === entry.output &&
+    now.gated === entry.gated &&
+    now.readOnly === entry.readOnly &&
+    now.destructive === entry.destructive &&
+    now.idempotent === entry.idempotent
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * What a bridge keeps from one turn to the next: the declared manifest (core/manifest-cache.ts
+ * says when it is still exact), the commands available, and the tool definitions made from them.
+ * A turn that changes nothing costs one pass over the declarations and returns the same tool
+ * definitions; a call costs the same whatever the number of commands.
+ */
+
+import { manifestCache } from "../core/manifest-cache.js";
+import type { CheckedOptions } from "../core/manifest.js";
+import type {
+  AgentComponent,
+  AgentSchema,
+  NeutralManifest,
+  NeutralToolCall,
+  RuntimeEvent,
+  ToolDialect,
+  WarningSink,
+} from "../core/types.js";
+import { gatingWarnings } from "./checks.js";
+
+export interface TurnCache<ToolDefs, Response> {
+  /** Every declared command of `schema` (throws the schema's `TypeError`). */
+  declaredIn(schema: AgentSchema): NeutralManifest;
+  /** The commands available now. */
+  manifest(): NeutralManifest;
+  /** The dialect's tool definitions for the commands available now: the same value while unchanged. */
+  toToolDefs(): ToolDefs;
+  /** The calls of `response`, mapped back through the names offered. */
+  parseToolCalls(response: Response): NeutralToolCall[];
+}
+
+export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock>(
+  component: AgentComponent<S, E>,
+  dialect: ToolDialect<ToolDefs, Response, ResultBlock> | undefined,
+  checked: CheckedOptions,
+  canExecute: () => ((name: string) => boolean) | undefined,
+  warn: WarningSink,
+  audit: boolean,
+): TurnCache<ToolDefs, Response> {
+  const cache = manifestCache(checked);
+  const gatedAware = typeof component.canExecute === "function";
+  const declaredIn = (schema: AgentSchema) => {
+    const before = cache.last();
+    const all = cache.declared(schema);
+    // The gating is audited when the declarations change; each warning is heard once anyway.
+    if (audit && all !== before) gatingWarnings(all, gatedAware, warn);
+    return all;
+  };
+  const declared = () => declaredIn(component.getSchema());
+  let defs: { all: NeutralManifest; offered: NeutralManifest; value: ToolDefs } | undefined;
+
+  return {
+    declaredIn,
+    manifest: () => cache.available(declared(), canExecute()),
+    toToolDefs() {
+      if (!dialect) throw new TypeError("toToolDefs needs a dialect");
+      const all = declared();
+      const offered = cache.available(all, canExecute());
+      if (defs?.all === all && defs.offered === offered) return defs.value;
+      const value = dialect.toToolDefs(offered, { declared: all, warn });
+      defs = { all, offered, value };
+      return value;
+    },
+    parseToolCalls(response) {
+      if (!dialect) throw new TypeError("parseToolCalls needs a dialect");
+      let schema: AgentSchema;
+      try {
+        schema = component.getSchema();
+      } catch {
+        return dialect.parseToolCalls(response, []); // invoke reports the broken schema
+      }
+      // Fast path: read the calls through last turn's names, then check each command called is
+      // declared exactly as it was. A name that was offered as itself then means the same
+      // command under the names of now (a name the provider accepts is always kept as it is),
+      // whatever else changed. A mapped name depends on every other name: it takes the slow path.
+      const last = cache.last();
+      if (last !== undefined) {
+        const calls = dialect.parseToolCalls(response, last);
+        if (
+          calls.every((call) => call.toolName === undefined && cache.unchanged(schema, call.name))
+        )
+          return calls;
+      }
+      let all: NeutralManifest;
+      try {
+        all = declaredIn(schema);
+      } catch {
+        all = []; // each call is then answered by invoke, which reports the broken schema
+      }
+      return dialect.parseToolCalls(response, all);
+    },
+  };
+}
