@@ -10,8 +10,12 @@ import { resolveToolCall } from "../core/resolve.js";
 import type { Result } from "../core/result.js";
 import type { AgentSchema, NeutralManifest, Route, ToolError } from "../core/types.js";
 
+// No options is the common case of `buildManifest` and `resolveCall`: one object serves it.
+const DEFAULTS: CheckedOptions = Object.freeze({ validator: defaultValidator });
+
 /** `options` with the default validator where none is given. */
-export function withDefaults(options: CoreOptions = {}): CheckedOptions {
+export function withDefaults(options?: CoreOptions): CheckedOptions {
+  if (options === undefined) return DEFAULTS;
   return options.validator === undefined
     ? { ...options, validator: defaultValidator }
     : { ...options, validator: options.validator };
