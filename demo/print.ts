@@ -116,6 +116,7 @@ const STOPS: Record<ToolLoopStop, string> = {
   maxTurns: "the turn budget ran out",
   aborted: "aborted",
   error: "the model call failed",
+  approval: "a call waits for a person's approval",
 };
 
 /** The room as it ended, and why the loop stopped. */
