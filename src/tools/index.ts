@@ -37,7 +37,6 @@ export {
   ApprovalError,
   type ApprovalErrorCode,
   approveCall,
-  canonicalJson,
   denyCall,
   type PendingCall,
 } from "./shell/approval.js";

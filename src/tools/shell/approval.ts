@@ -5,6 +5,7 @@
  * is held as a `PendingCall` bound to its exact input by a digest, until a decision settles it.
  */
 import { denied, executeFailed } from "../core/errors.js";
+import { isRecord } from "../core/json.js";
 import { err, type Result } from "../core/result.js";
 import type {
   AgentSchema,
@@ -17,6 +18,7 @@ import type {
   RuntimeEvent,
   ToolError,
 } from "../core/types.js";
+import { contentKey } from "../validation/cache.js";
 import { toJsonValue } from "../wire/result-text.js";
 import type { CallLedger, LedgerEntry, RecordedOutcome } from "./ledger.js";
 
@@ -41,7 +43,10 @@ export interface PendingCall {
   readonly flags: EffectFlags;
   /** The tool name the model called, when it differs from `command`. */
   readonly toolName?: string;
-  /** Binds a decision to this call: hex SHA-256 of `canonicalJson({ id, command, input })`. */
+  /**
+   * Binds a decision to this call: the hex SHA-256 of the canonical JSON (keys sorted) of
+   * `{ id, command, input }`.
+   */
   readonly digest: string;
 }
 
@@ -113,30 +118,17 @@ export class ApprovalError extends Error {
   }
 }
 
-/**
- * `value` as canonical JSON: object keys sorted by code unit, no whitespace, `undefined` members
- * left out. Equal JSON data gives equal text, whatever the order its keys were written in.
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const members = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`);
-    return `{${members.join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 /** The hex SHA-256 digest binding a call: its id, its command and its validated input. */
 export async function callDigest(
   id: string | undefined,
   command: string,
   input: unknown,
 ): Promise<string> {
-  const text = canonicalJson({ id: id ?? null, command, input: input ?? null });
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  // Canonical JSON: keys sorted, so equal calls hash equal however their keys were written.
+  const text = contentKey({ id: id ?? null, command, input: input ?? null });
+  const hash = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)),
+  );
   return Array.from(hash, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
@@ -229,22 +221,17 @@ async function ask(
   try {
     const verdict: unknown = await policy(request);
     if (verdict === "allow" || verdict === "ask" || verdict === "deny") return verdict;
-    if (typeof verdict === "object" && verdict !== null && "deny" in verdict) {
-      const reason = verdict.deny;
-      return { deny: typeof reason === "string" ? reason : "" };
-    }
+    const reason = isRecord(verdict) ? verdict.deny : undefined;
+    if (typeof reason === "string") return { deny: reason };
   } catch {
     // fails closed, below
   }
   return { deny: "the approval policy could not decide" };
 }
 
-function flagsOf(declared: EffectFlags): EffectFlags {
-  const flags: { -readonly [K in keyof EffectFlags]: EffectFlags[K] } = {};
-  for (const key of ["readOnly", "destructive", "idempotent"] as const) {
-    if (typeof declared[key] === "boolean") flags[key] = declared[key];
-  }
-  return flags;
+function flagsOf({ readOnly, destructive, idempotent }: EffectFlags): EffectFlags {
+  // Only the flags the command declares; a JSON copy leaves the undefined ones out.
+  return toJsonValue({ readOnly, destructive, idempotent }) as EffectFlags;
 }
 
 /** A ledger entry as the call's answer: its recorded outcome, or "may have taken effect". */
@@ -263,17 +250,8 @@ export function replay<S, E extends RuntimeEvent>(
 
 /** An outcome as plain JSON: the snapshot encoded as the model reads it, an error without `cause`. */
 export function recordOutcome(outcome: Result<Observation, ToolError>): RecordedOutcome {
-  if (!outcome.ok) {
-    const { cause: _cause, ...error } = outcome.error as ToolError & { cause?: unknown };
-    return { ok: false, error };
-  }
-  const events = toJsonValue(outcome.value.events);
-  return {
-    ok: true,
-    value: {
-      snapshot: toJsonValue(outcome.value.snapshot),
-      // Events were an array of objects with a `type`; their JSON form still is.
-      events: Array.isArray(events) ? events : [],
-    },
-  };
+  // The JSON form of an outcome is an outcome: the encoding keeps every field but `cause`.
+  return toJsonValue(
+    outcome.ok ? outcome : { ok: false, error: { ...outcome.error, cause: undefined } },
+  ) as RecordedOutcome;
 }

@@ -135,8 +135,11 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
       continue;
     }
     const decision = chosen.get(pending.digest);
-    const outcome =
-      decision?.verdict === "allow"
+    // The ledger first: a call already answered is replayed as it was, whatever the state now.
+    const recorded = await ledger.get(pending.digest);
+    const outcome = recorded
+      ? replay<S, E>(recorded, pending.command, pending.toolName ?? pending.command)
+      : decision?.verdict === "allow"
         ? await tools.invoke(
             {
               ...(pending.id === undefined ? {} : { id: pending.id }),
@@ -147,7 +150,10 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
             withApprovals({ ledger, signal: options.signal }, [pending.digest]),
           )
         : await refuse<S, E>(ledger, pending, decision?.reason);
-    const route = decision?.verdict === "allow" ? { command: pending.command, input: pending.input } : undefined;
+    const route =
+      decision?.verdict === "allow"
+        ? { command: pending.command, input: pending.input }
+        : undefined;
     answers.push({ call, route, outcome, block: tools.toToolResult(call, outcome) });
   }
   return answers;
@@ -160,11 +166,14 @@ async function refuse<S, E extends RuntimeEvent>(
   reason: string | undefined,
 ): Promise<Result<Observation<S, E>, ToolError>> {
   const called = pending.toolName ?? pending.command;
-  const recorded = await ledger.get(pending.digest);
-  if (recorded) return replay(recorded, pending.command, called);
   const outcome = err(denied(pending.command, reason ?? "a person declined it", called));
   if (await ledger.begin(pending.digest)) await ledger.finish(pending.digest, outcome);
-  else return replay((await ledger.get(pending.digest)) ?? { status: "started" }, pending.command, called);
+  else
+    return replay(
+      (await ledger.get(pending.digest)) ?? { status: "started" },
+      pending.command,
+      called,
+    );
   return outcome;
 }
 
