@@ -255,3 +255,32 @@ export function recordOutcome(outcome: Result<Observation, ToolError>): Recorded
     outcome.ok ? outcome : { ok: false, error: { ...outcome.error, cause: undefined } },
   ) as RecordedOutcome;
 }
+
+/**
+ * For a framework that asks a person itself (AI SDK `needsApproval`, Agents SDK interruptions):
+ * whether `policy` says `"ask"` for `call`, resolved as the bridge would resolve it. A call that
+ * does not resolve, or a policy that fails, is not asked about: the bridge answers it.
+ */
+export async function policyAsks(
+  policy: ApprovalPolicy,
+  schema: AgentSchema,
+  call: NeutralToolCall,
+  route: Result<Route, ToolError>,
+): Promise<boolean> {
+  if (!route.ok) return false;
+  const declared = schema.commands[route.value.command] ?? {};
+  const request = { route: route.value, schema: declared, flags: flagsOf(declared), call };
+  return (await ask(policy, request)) === "ask";
+}
+
+/**
+ * `policy` for the bridge behind a framework that asks a person itself: the framework runs a call
+ * the policy asks about only once the person approved it, so `"ask"` is `"allow"` there, and
+ * `"deny"` is still the bridge's to answer.
+ */
+export function askedByFramework(policy: ApprovalPolicy): ApprovalPolicy {
+  return async (request) => {
+    const verdict = await policy(request);
+    return verdict === "ask" ? "allow" : verdict;
+  };
+}
