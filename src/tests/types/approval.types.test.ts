@@ -47,23 +47,27 @@ describe("the approval policy's types", () => {
 });
 
 describe("pause and resume keep the component's and the dialect's types", () => {
-  it("returns the loop's state typed by the dialect, and resumes to the same result type", async () => {
-    const tools = igniteTools(new Counter(), fakeDialect, { approve: () => "ask" });
-    const paused = await runToolLoop({ tools, model: fakeModel, messages: [] });
-    expectTypeOf(paused.pending).toEqualTypeOf<PendingCall[] | undefined>();
-    expectTypeOf(paused.state).toEqualTypeOf<
-      ToolLoopState<FakeResponse, FakeResultBlock, FakeMessage> | undefined
-    >();
-    if (!paused.state) return;
-    const decisions: ApprovalDecision[] = (paused.pending ?? []).map((call) => approveCall(call));
-    const resumed = await resumeToolLoop({
-      tools,
-      model: fakeModel,
-      state: paused.state,
-      decisions,
-    });
-    expectTypeOf(resumed.snapshot).toEqualTypeOf<CounterState | undefined>();
-    expectTypeOf(resumed.messages).toEqualTypeOf<FakeMessage[]>();
+  // Type-only: declared, never called.
+  it("returns the loop's state typed by the dialect, and resumes to the same result type", () => {
+    const check = async () => {
+      const tools = igniteTools(new Counter(), fakeDialect, { approve: () => "ask" });
+      const paused = await runToolLoop({ tools, model: fakeModel, messages: [] });
+      expectTypeOf(paused.pending).toEqualTypeOf<PendingCall[] | undefined>();
+      expectTypeOf(paused.state).toEqualTypeOf<
+        ToolLoopState<FakeResponse, FakeResultBlock, FakeMessage> | undefined
+      >();
+      if (!paused.state) return;
+      const decisions: ApprovalDecision[] = (paused.pending ?? []).map((call) => approveCall(call));
+      const resumed = await resumeToolLoop({
+        tools,
+        model: fakeModel,
+        state: paused.state,
+        decisions,
+      });
+      expectTypeOf(resumed.snapshot).toEqualTypeOf<CounterState | undefined>();
+      expectTypeOf(resumed.messages).toEqualTypeOf<FakeMessage[]>();
+    };
+    expectTypeOf(check).toBeFunction();
   });
 
   it("settles an own loop's turn into answers typed by the component and the dialect", async () => {
