@@ -21,6 +21,7 @@ import {
   runToolLoop,
   type ToolError,
 } from "../../tools/index.js";
+import { mcp } from "../../tools/dialects/mcp.js";
 import { contentKey as canonicalJson } from "../../tools/validation/cache.js";
 import { argsFor, providers } from "../provider-responses.js";
 
@@ -533,6 +534,19 @@ describe("runToolLoop and resumeToolLoop", () => {
       ...options,
     });
     expect(ran.filter((run) => run.command === "wipe")).toHaveLength(1);
+  });
+});
+
+describe("approval over mcp", () => {
+  it("answers a denied call as an error result the host shows the model", async () => {
+    const tools = igniteTools(vault().component, mcp, {
+      approve: () => ({ deny: "read-only day" }),
+    });
+    const [result] = await tools.handleToolCalls({ name: "read", arguments: {} });
+    expect(result).toMatchObject({ isError: true });
+    expect(JSON.stringify(result)).toContain(
+      'Error (Denied): Command \\"read\\" was denied: read-only day.',
+    );
   });
 });
 

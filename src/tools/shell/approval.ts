@@ -173,7 +173,8 @@ export async function guard<S, E extends RuntimeEvent>(
 ): Promise<Guarded<S, E>> {
   const called = call.toolName ?? route.command;
   const ledger = call.id === undefined ? undefined : options?.ledger;
-  const digest = await callDigest(call.id, route.command, route.input);
+  // Hashed only when something needs it: a ledger, or a call the policy asks about.
+  let digest = ledger ? await callDigest(call.id, route.command, route.input) : "";
   if (ledger) {
     const entry = await ledger.get(digest);
     if (entry) return { outcome: replay(entry, route.command, called) };
@@ -186,6 +187,7 @@ export async function guard<S, E extends RuntimeEvent>(
       const reason = verdict === "deny" ? undefined : verdict.deny;
       return { outcome: err(denied(route.command, reason, called)) };
     }
+    if (verdict === "ask") digest ||= await callDigest(call.id, route.command, route.input);
     if (verdict === "ask" && !(options && approvals.get(options)?.has(digest))) {
       const pending: PendingCall = {
         ...(call.id === undefined ? {} : { id: call.id }),
