@@ -307,6 +307,16 @@ describe("pausing and resuming a turn with answerToolCalls", () => {
     expect(again.map((answer) => answer.block)).toEqual(first.map((answer) => answer.block));
   });
 
+  it("never runs an approved call without an id twice either", async () => {
+    const { component, ran } = vault();
+    const tools = igniteTools(component, fakeDialect, { approve: askDestructive });
+    const paused = pauseToolCalls(await tools.answerToolCalls(turn({ name: "wipe", input: {} })));
+    const decisions = paused.pending.map((call) => approveCall(call));
+    await resumeToolCalls(tools, paused, decisions);
+    await resumeToolCalls(tools, paused, decisions);
+    expect(ran).toEqual([{ command: "wipe", input: { keep: 0 } }]);
+  });
+
   it("checks an approved call again: a command no longer available is answered Unavailable", async () => {
     const { tools, ran, paused, component } = await pausedTurn();
     await igniteTools(component).invoke({ name: "wipe", input: {} });

@@ -172,7 +172,10 @@ export async function guard<S, E extends RuntimeEvent>(
   execute: () => Promise<Result<Observation<S, E>, ToolError>>,
 ): Promise<Guarded<S, E>> {
   const called = call.toolName ?? route.command;
-  const ledger = call.id === undefined ? undefined : options?.ledger;
+  const approved = options ? approvals.get(options) : undefined;
+  // A call without an id cannot be told from an identical one, so it is not recorded — unless a
+  // person approved it: that decision must never run it twice.
+  const ledger = call.id === undefined && !approved ? undefined : options?.ledger;
   // Hashed only when something needs it: a ledger, or a call the policy asks about.
   let digest = ledger ? await callDigest(call.id, route.command, route.input) : "";
   if (ledger) {
@@ -188,7 +191,7 @@ export async function guard<S, E extends RuntimeEvent>(
       return { outcome: err(denied(route.command, reason, called)) };
     }
     if (verdict === "ask") digest ||= await callDigest(call.id, route.command, route.input);
-    if (verdict === "ask" && !(options && approvals.get(options)?.has(digest))) {
+    if (verdict === "ask" && !approved?.has(digest)) {
       const pending: PendingCall = {
         ...(call.id === undefined ? {} : { id: call.id }),
         command: route.command,
