@@ -10,8 +10,8 @@ import { err, ok, type Result } from "../core/result.js";
 import type {
   AbortSignalLike,
   AgentComponent,
-  ApprovalPolicy,
   AgentSchema,
+  ApprovalPolicy,
   ExecuteFailedReason,
   LoopDialect,
   NeutralManifest,

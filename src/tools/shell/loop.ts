@@ -8,8 +8,8 @@ import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "
 import type { PendingCall } from "./approval.js";
 import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
 import { withDeadline } from "./deadline.js";
-import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 import { type CallLedger, scopedLedger } from "./ledger.js";
+import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 
 /**
  * What the loop hands the application's model function each turn.
