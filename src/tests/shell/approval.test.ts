@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mcp } from "../../tools/dialects/mcp.js";
 import {
   type AgentComponent,
   type ApprovalDecision,
@@ -12,8 +13,8 @@ import {
   type FakeResponse,
   fakeDialect,
   igniteTools,
-  memoryLedger,
   type ModelRequest,
+  memoryLedger,
   type PausedTurn,
   pauseToolCalls,
   resumeToolCalls,
@@ -21,7 +22,6 @@ import {
   runToolLoop,
   type ToolError,
 } from "../../tools/index.js";
-import { mcp } from "../../tools/dialects/mcp.js";
 import { contentKey as canonicalJson } from "../../tools/validation/cache.js";
 import { argsFor, providers } from "../provider-responses.js";
 

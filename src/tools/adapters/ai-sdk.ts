@@ -4,6 +4,8 @@
  * re-checked at call time, one at a time in the order the AI SDK starts them — and every outcome,
  * an error included, reaches the model as the tool's output.
  */
+
+import * as aiSdk from "ai";
 import {
   type JSONSchema7,
   jsonSchema,
@@ -11,7 +13,6 @@ import {
   type ToolExecutionOptions,
   type ToolResultPart,
 } from "ai";
-import * as aiSdk from "ai";
 import { err, ok, type Result } from "../core/result.js";
 import type {
   AgentComponent,
