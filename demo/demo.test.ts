@@ -109,6 +109,38 @@ describe("the scripted demo", () => {
     });
   });
 
+  it("asks before the destructive setMode runs, and approves it automatically, saying so, without a terminal", async () => {
+    const out = capture();
+    const outcome = await scriptedDemo().run({ write: out.write, color: false });
+    expect(out.text()).toContain(
+      'approval setMode {"mode":"heat"} [destructive] — approved (automatically: no terminal to ask on)',
+    );
+    const setMode = outcome.turns
+      .flatMap((turn) => turn.calls)
+      .find((call) => call.name === "setMode");
+    expect(setMode?.route).toEqual({ command: "setMode", input: { mode: "heat" } });
+  });
+
+  it("runs nothing the person refuses, and the model reads the denial", async () => {
+    const out = capture();
+    const asked: string[] = [];
+    const outcome = await scriptedDemo().run({
+      write: out.write,
+      color: false,
+      ask: async (call) => {
+        asked.push(call.command);
+        return false;
+      },
+    });
+    expect(asked).toEqual(["setMode"]);
+    expect(out.text()).toContain('approval setMode {"mode":"heat"} [destructive] — denied');
+    const setMode = outcome.turns
+      .flatMap((turn) => turn.calls)
+      .find((call) => call.name === "setMode");
+    expect(setMode?.error?.kind).toBe("Denied");
+    expect(outcome.state.thermostat.mode).toBe("off");
+  });
+
   it("offers boost only once the heating is on", async () => {
     const out = capture();
     await scriptedDemo().run({ write: out.write, color: false });

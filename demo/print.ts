@@ -4,7 +4,7 @@
  * string building — the caller writes the lines — and ANSI colour only when asked, so piped
  * output and logs stay plain text.
  */
-import type { Route, ToolError, ToolLoopStop } from "ignite-element/tools";
+import type { PendingCall, Route, ToolError, ToolLoopStop } from "ignite-element/tools";
 import type { RoomEvent, RoomState } from "./room.js";
 
 /** One call as the demo reports it. */
@@ -111,11 +111,27 @@ function formatCall(s: Style, call: CallRecord): string[] {
   return lines;
 }
 
+/** A call the approval policy asked about, and what was decided. */
+export function formatApproval(
+  s: Style,
+  call: PendingCall,
+  approved: boolean,
+  how: "asked" | "automatic",
+): string {
+  const flags = Object.entries(call.flags)
+    .flatMap(([flag, on]) => (on ? [flag] : []))
+    .join(", ");
+  const verdict = approved ? s.green("approved") : s.red("denied");
+  const by = how === "automatic" ? s.dim(" (automatically: no terminal to ask on)") : "";
+  return `  ${s.yellow("approval")} ${call.command} ${json(call.input)}${flags ? ` [${flags}]` : ""} — ${verdict}${by}`;
+}
+
 const STOPS: Record<ToolLoopStop, string> = {
   done: "the model answered without calling a tool",
   maxTurns: "the turn budget ran out",
   aborted: "aborted",
   error: "the model call failed",
+  approval: "a call waits for a person's approval",
 };
 
 /** The room as it ended, and why the loop stopped. */

@@ -37,6 +37,7 @@ const SCHEMA: AgentSchema = {
   commands: {
     status: {
       description: "Read the room: lights, thermostat and front door. Changes nothing.",
+      readOnly: true,
       input: NO_INPUT,
     },
     setLights: {
@@ -61,6 +62,8 @@ const SCHEMA: AgentSchema = {
     },
     setMode: {
       description: "Switch the heating/cooling mode. Leaving heat cancels a running boost.",
+      // A running boost it cancels cannot be restored: the demo's policy asks before it runs.
+      destructive: true,
       input: {
         type: "object",
         properties: { mode: { enum: ["heat", "cool", "off"] } },

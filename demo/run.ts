@@ -4,10 +4,17 @@
  * one from an environment the caller passes in, so tests never touch `process.env`.
  */
 import {
+  type ApprovalPolicy,
+  approveCall,
+  denyCall,
   igniteTools,
   type LoopDialect,
   type ModelRequest,
+  type PendingCall,
+  resumeToolLoop,
   runToolLoop,
+  type ToolLoopState,
+  type ToolLoopStep,
   type ToolLoopStop,
 } from "ignite-element/tools";
 import { type AnthropicMessage, anthropic } from "ignite-element/tools/anthropic";
@@ -22,6 +29,7 @@ import {
 } from "./models.js";
 import {
   type CallRecord,
+  formatApproval,
   formatFinal,
   formatHeader,
   formatOffered,
@@ -29,7 +37,7 @@ import {
   style,
   type TurnRecord,
 } from "./print.js";
-import { createRoom, type Room, type RoomState } from "./room.js";
+import { createRoom, type Room, type RoomEvent, type RoomState } from "./room.js";
 import { SCRIPTED_PROMPT, scriptedModel } from "./scripted.js";
 
 /** How the demo talks to one kind of model. */
@@ -57,6 +65,11 @@ export interface RunOptions {
   maxTurns?: number;
   /** Default: a new room. */
   room?: Room;
+  /**
+   * Asks the person at the terminal whether a call may run. Without it, every call the policy
+   * asks about is approved automatically, and the output says so.
+   */
+  ask?: (call: PendingCall) => Promise<boolean>;
 }
 
 export interface DemoOutcome {
@@ -101,27 +114,28 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
       };
       write(formatHeader(s, spec.label, prompt, notes));
 
-      const tools = igniteTools(room, spec.dialect);
+      // A command that may destroy something waits for a person; everything else runs.
+      const approve: ApprovalPolicy = ({ flags }) => (flags.destructive ? "ask" : "allow");
+      const tools = igniteTools(room, spec.dialect, { approve });
 
       const turns: TurnRecord[] = [];
       const label = spec.scripted ? "assistant (scripted)" : "assistant";
-      const result = await runToolLoop({
+      // The tools offered are printed as the request goes out, before a real model's wait.
+      const model = (request: ModelRequest<ToolDefs, Message>) => {
+        write(
+          formatOffered(
+            s,
+            request.turn,
+            tools.manifest().map((tool) => tool.name),
+          ),
+        );
+        return spec.model(request);
+      };
+      const common = {
         tools,
-        // The tools offered are printed as the request goes out, before a real model's wait.
-        model: (request) => {
-          write(
-            formatOffered(
-              s,
-              request.turn,
-              tools.manifest().map((tool) => tool.name),
-            ),
-          );
-          return spec.model(request);
-        },
-        messages: spec.messages(prompt),
-        maxTurns: options.maxTurns ?? 8,
+        model,
         signal: options.signal,
-        onStep: (step) => {
+        onStep: (step: ToolLoopStep<RoomState, RoomEvent, Response, ResultBlock>) => {
           const calls = step.answers.map(({ call, route, outcome }): CallRecord => {
             return {
               name: call.name,
@@ -135,7 +149,25 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
           turns.push(record);
           write(formatTurn(s, record, label));
         },
+      };
+      let result = await runToolLoop({
+        ...common,
+        messages: spec.messages(prompt),
+        maxTurns: options.maxTurns ?? 8,
       });
+      // A call waits for a person: ask, then resume from the state as it would be stored.
+      while (result.stop === "approval" && result.state) {
+        const stored: ToolLoopState<Response, ResultBlock, Message> = JSON.parse(
+          JSON.stringify(result.state),
+        );
+        const decisions = [];
+        for (const call of result.pending ?? []) {
+          const approved = options.ask ? await options.ask(call) : true;
+          write([formatApproval(s, call, approved, options.ask ? "asked" : "automatic")]);
+          decisions.push(approved ? approveCall(call) : denyCall(call, "the user said no"));
+        }
+        result = await resumeToolLoop({ ...common, state: stored, decisions });
+      }
       // The loop keeps the transcript and returns the model's failure; the demo reports it.
       if (result.stop === "error") throw result.error;
       write(formatFinal(s, room.state, result.stop, turns));

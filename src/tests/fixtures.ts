@@ -122,6 +122,13 @@ export const oneErrorOfEachKind: ToolError[] = [
     message: 'Invalid input for "setLimit": input must be <= 12.',
   },
   { kind: "ExecuteFailed", name: "save", message: 'Command "save" failed: disk full' },
+  {
+    kind: "Denied",
+    name: "wipe",
+    reason: "not on weekends",
+    message:
+      'Command "wipe" was denied: not on weekends. It did not run; do not call it again with the same input.',
+  },
 ];
 
 /** A command name of 90 characters, longer than the 64 most providers allow. */

@@ -9,6 +9,9 @@ export type {
   AbortSignalLike,
   AgentComponent,
   AgentSchema,
+  ApprovalPolicy,
+  ApprovalRequest,
+  ApprovalVerdict,
   CommandSchema,
   EffectFlags,
   ExecuteFailedReason,
@@ -30,6 +33,14 @@ export type {
   WarningSink,
 } from "./core/types.js";
 export {
+  type ApprovalDecision,
+  ApprovalError,
+  type ApprovalErrorCode,
+  approveCall,
+  denyCall,
+  type PendingCall,
+} from "./shell/approval.js";
+export {
   type DialectToolBridge,
   type IgniteToolsOptions,
   type InvokeOptions,
@@ -38,7 +49,22 @@ export {
   type ToolBridge,
   type ToolCallAnswer,
 } from "./shell/bridge.js";
+export {
+  type PausedAnswer,
+  type PausedTurn,
+  pauseToolCalls,
+  type ResumeCallsOptions,
+  resumeToolCalls,
+  type SettlingBridge,
+} from "./shell/decisions.js";
 export { buildManifest, resolveCall } from "./shell/defaults.js";
+export {
+  type CallLedger,
+  type LedgerEntry,
+  type MemoryLedger,
+  memoryLedger,
+  type RecordedOutcome,
+} from "./shell/ledger.js";
 export {
   type ModelRequest,
   runToolLoop,
@@ -47,6 +73,8 @@ export {
   type ToolLoopStep,
   type ToolLoopStop,
 } from "./shell/loop.js";
+export type { ToolLoopState } from "./shell/loop-state.js";
+export { type ResumeToolLoopOptions, resumeToolLoop } from "./shell/resume.js";
 export {
   type FakeMessage,
   type FakeResponse,

@@ -360,6 +360,12 @@ describe("openaiResponses.toToolResult", () => {
         call_id: "",
         output: 'Error (ExecuteFailed): Command "save" failed: disk full',
       },
+      {
+        type: "function_call_output",
+        call_id: "",
+        output:
+          'Error (Denied): Command "wipe" was denied: not on weekends. It did not run; do not call it again with the same input.',
+      },
     ]);
   });
 });

@@ -410,6 +410,7 @@ describe("openai.toToolResult", () => {
       'Error (Unavailable): Command "reset" is not available.',
       'Error (InvalidInput): Invalid input for "setLimit": input must be <= 12.\nIssues: [{"path":"","message":"must be <= 12","keyword":"maximum"}]',
       'Error (ExecuteFailed): Command "save" failed: disk full',
+      'Error (Denied): Command "wipe" was denied: not on weekends. It did not run; do not call it again with the same input.',
     ]);
   });
 

@@ -113,6 +113,7 @@ describe("ToolError says why", () => {
       | "projection"
       | "output"
       | "reentrant"
+      | "interrupted"
     >();
   });
 });

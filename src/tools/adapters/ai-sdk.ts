@@ -4,6 +4,8 @@
  * re-checked at call time, one at a time in the order the AI SDK starts them — and every outcome,
  * an error included, reaches the model as the tool's output.
  */
+
+import * as aiSdk from "ai";
 import {
   type JSONSchema7,
   jsonSchema,
@@ -20,6 +22,7 @@ import type {
   ToolDialect,
   ToolError,
 } from "../core/types.js";
+import { askedByFramework, policyAsks } from "../shell/approval.js";
 import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
 import { buildManifest } from "../shell/defaults.js";
 import { type ProviderToolCall, toolMapping } from "../wire/mapping.js";
@@ -66,7 +69,10 @@ export interface AiSdkTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> 
  * tool's `execute` goes through one `igniteTools` bridge with the AI SDK's `toolCallId` and
  * `abortSignal`; a `ToolError` is returned to the model as the tool's error output, never
  * thrown. The AI SDK's own schema check is passed through, so the model reads the bridge's
- * issues. Throws a `TypeError` here when the component's schema is malformed.
+ * issues. With `approve`, a call the policy asks about is held by AI SDK 6's `needsApproval` (a
+ * `tool-approval-request`), and runs once a `tool-approval-response` approves it; a call the
+ * policy denies is answered `Denied`. Throws a `TypeError` here when the component's schema is
+ * malformed.
  *
  * @example
  * ```ts
@@ -88,7 +94,24 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
       value: resultText(call, result, options.maxResultChars),
     }),
   };
-  const bridge = igniteTools(component, dialect, options);
+  // AI SDK 6 asks the person itself (`needsApproval`) before it runs a call; the bridge then takes
+  // the policy's "ask" as approved, and still answers "deny".
+  // AI SDK 5 has no approvals: there "ask" stays a denial, never a call run unasked.
+  const approve = HAS_APPROVALS ? options.approve : undefined;
+  const bridge = igniteTools(
+    component,
+    dialect,
+    approve ? { ...options, approve: askedByFramework(approve) } : options,
+  );
+  const asks = async (call: NeutralToolCall): Promise<boolean> => {
+    if (!approve || call.inputError !== undefined) return false;
+    try {
+      const route = bridge.resolveCall(call.name, call.input);
+      return await policyAsks(approve, component.getSchema(), call, route);
+    } catch {
+      return false; // the bridge answers the call, and reports what broke
+    }
+  };
   // The AI SDK hands over the input already decoded; a string is a decoded string, not JSON text.
   const callOf = (name: string, input: unknown, id: string | undefined): NeutralToolCall =>
     mapping.toCall({
@@ -106,6 +129,12 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
       // Accept whatever the model sent: the bridge validates, and its issues are what the model
       // must read to fix its call.
       inputSchema: jsonSchema<unknown>(schema, { validate: (value) => ({ success: true, value }) }),
+      ...(approve === undefined
+        ? {}
+        : {
+            needsApproval: (input: unknown, { toolCallId }: { toolCallId: string }) =>
+              asks(callOf(name, input, toolCallId)),
+          }),
       execute: async (input: unknown, { toolCallId, abortSignal }: ToolExecutionOptions) =>
         outputOf(await bridge.invoke(callOf(name, input, toolCallId), { signal: abortSignal })),
       toModelOutput: (given: ModelOutputOptions<S, E> | AiSdkToolOutput<S, E>) => {
@@ -116,6 +145,9 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
   }
   return { tools, prepareStep: () => ({ activeTools: bridge.toToolDefs() }) };
 }
+
+/** Whether this AI SDK asks for approvals (`needsApproval`, AI SDK 6): it has their errors. */
+const HAS_APPROVALS = "InvalidToolApprovalError" in aiSdk;
 
 /** What AI SDK 6 passes to `toModelOutput`; AI SDK 5 passes the output alone. */
 interface ModelOutputOptions<S, E extends RuntimeEvent> {

@@ -32,6 +32,9 @@ export interface AgentsToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
  *   time in the order the SDK made them, with the run's abort signal.
  * - Every outcome is the tool's output text: the observation as JSON, or the `ToolError` as a
  *   message the model can act on — never a thrown error.
+ * - With `approve`, a call the policy asks about is one the SDK's `needsApproval` holds: the run
+ *   stops with `interruptions`, and the call runs once `result.state.approve(interruption)` and
+ *   a new `run` say so. A call the policy denies is answered `Denied` by the bridge.
  * - Names are provider-safe (`todo.add` becomes `todo_add_…`) and inputs whose root is not an
  *   object are wrapped as `{ value }`; both are mapped back before the component sees them.
  *
@@ -51,10 +54,12 @@ export function agentsTools<S, E extends RuntimeEvent, Context = unknown>(
   options: AgentsToolsOptions<S, E> = {},
 ): AgentsTool<Context>[] {
   const { strict = false, ...bridgeOptions } = options;
-  const adapter = adapterTools(component, bridgeOptions, {
-    names: OPENAI_NAMES,
-    strict: strict ? OPENAI_STRICT : undefined,
-  });
+  const adapter = adapterTools(
+    component,
+    bridgeOptions,
+    { names: OPENAI_NAMES, strict: strict ? OPENAI_STRICT : undefined },
+    true,
+  );
   return adapter.tools.map((wire) => {
     const made = tool<ToolParameters, Context>({
       name: wire.name,
@@ -63,6 +68,16 @@ export function agentsTools<S, E extends RuntimeEvent, Context = unknown>(
       // The SDK's own strict transform would replace ours; its strict flag is set below.
       strict: false,
       isEnabled: () => adapter.isAvailable(wire.tool.name),
+      // The policy's "ask" becomes the SDK's own interruption; "deny" is answered by the bridge.
+      ...(options.approve === undefined
+        ? {}
+        : {
+            needsApproval: (_context, args, callId) =>
+              adapter.asks(wire, {
+                ...(callId === undefined ? {} : { id: callId }),
+                ...objectArguments(args),
+              }),
+          }),
       execute: async (args, _context, details) => {
         const id = details?.toolCall?.callId;
         const call = { ...(id === undefined ? {} : { id }), ...objectArguments(args) };

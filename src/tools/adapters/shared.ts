@@ -14,6 +14,7 @@ import type {
   ToolDialect,
   ToolError,
 } from "../core/types.js";
+import { askedByFramework, policyAsks } from "../shell/approval.js";
 import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
 import { buildManifest } from "../shell/defaults.js";
 import {
@@ -48,6 +49,11 @@ export interface AdapterTools {
   isAvailable(command: string): boolean;
   /** Answers one call to `tool` through the bridge. Never throws, never rejects. */
   answer(tool: WireTool, call: FrameworkCall, signal?: AbortSignalLike): Promise<ToolAnswer>;
+  /**
+   * Whether the approval policy asks a person about this call (false without a policy). Only
+   * for a framework that asks itself: see `adapterTools`' `frameworkAsks`.
+   */
+  asks(tool: WireTool, call: FrameworkCall): Promise<boolean>;
 }
 
 /**
@@ -59,6 +65,11 @@ export function adapterTools<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: AdapterOptions<S, E>,
   wireOptions: WireOptions,
+  /**
+   * The framework asks a person itself before it runs a call `asks` said needs one, so the
+   * bridge takes the policy's `"ask"` as approved. Without it, `"ask"` is answered `Denied`.
+   */
+  frameworkAsks = false,
 ): AdapterTools {
   // A dialect whose response is one framework call: the bridge then maps it back against every
   // declared command, queues it, and projects what the model reads, as it does for a provider.
@@ -70,7 +81,12 @@ export function adapterTools<S, E extends RuntimeEvent>(
       isError: !result.ok,
     }),
   };
-  const bridge = igniteTools(component, dialect, options);
+  const { approve } = options;
+  const bridge = igniteTools(
+    component,
+    dialect,
+    approve && frameworkAsks ? { ...options, approve: askedByFramework(approve) } : options,
+  );
   const declared = buildManifest(component.getSchema(), undefined, options);
   return {
     tools: dialect.toToolDefs(declared).tools,
@@ -88,6 +104,17 @@ export function adapterTools<S, E extends RuntimeEvent>(
         text: answers.map((answer) => answer.text).join("\n"),
         isError: answers.some((answer) => answer.isError),
       };
+    },
+    async asks(tool, call) {
+      if (!approve) return false;
+      try {
+        const [neutral] = dialect.parseToolCalls({ ...call, name: tool.name }, declared);
+        if (!neutral || neutral.inputError !== undefined) return false;
+        const route = bridge.resolveCall(neutral.name, neutral.input);
+        return await policyAsks(approve, component.getSchema(), neutral, route);
+      } catch {
+        return false; // the bridge answers the call, and reports what broke
+      }
     },
   };
 }

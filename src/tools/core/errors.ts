@@ -39,6 +39,20 @@ export function invalidInput(name: string, issues: ValidationIssue[], called = n
   };
 }
 
+/**
+ * The approval policy or a person refused the call. `reason` is theirs, shown to the model; the
+ * message says the call did not run and must not be repeated as it was.
+ */
+export function denied(name: string, reason: string | undefined, called = name): ToolError {
+  const why = reason === undefined || reason === "" ? "" : `: ${clip(reason)}`;
+  return {
+    kind: "Denied",
+    name,
+    message: `Command ${quote(called)} was denied${why}. It did not run; do not call it again with the same input.`,
+    ...(reason === undefined ? {} : { reason }),
+  };
+}
+
 /** What an `ExecuteFailed` carries beside its reason. */
 export interface Failure {
   /** What was thrown, when something was. */

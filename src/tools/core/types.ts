@@ -133,6 +133,37 @@ export interface Route {
   input: unknown;
 }
 
+/**
+ * What an approval policy answers for one call: run it (`"allow"`), refuse it (`"deny"`, or
+ * `{ deny: reason }` with a reason the model reads), or ask a person first (`"ask"`).
+ */
+export type ApprovalVerdict = "allow" | "deny" | "ask" | { readonly deny: string };
+
+/** What an approval policy sees of one call: it passed every check and is about to run. */
+export interface ApprovalRequest {
+  /** The validated command and input, defaults applied: exactly what `execute` would receive. */
+  readonly route: Route;
+  /** The command's declaration, as `getSchema()` returned it for this call. */
+  readonly schema: CommandSchema;
+  /** The command's effect flags (only those it declares). */
+  readonly flags: EffectFlags;
+  /** The call as the model made it (its id, and the tool name it used). */
+  readonly call: NeutralToolCall;
+}
+
+/**
+ * Decides, for every call that passed validation and availability, whether it may run. A policy
+ * that throws or rejects denies the call (fails closed).
+ *
+ * @example
+ * ```ts
+ * const approve: ApprovalPolicy = ({ flags }) => (flags.destructive ? "ask" : "allow");
+ * ```
+ */
+export type ApprovalPolicy = (
+  request: ApprovalRequest,
+) => ApprovalVerdict | PromiseLike<ApprovalVerdict>;
+
 /** What one executed call observed: the state after it and exactly the events it emitted. */
 export interface Observation<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
   snapshot: S;
@@ -170,6 +201,8 @@ export interface ValidationIssue {
  *   server). It ran: not to be retried.
  * - `reentrant` — `invoke` was called on the bridge from inside that bridge's own `execute`,
  *   which would wait for itself forever. Nothing was executed.
+ * - `interrupted` — the ledger shows the call started in an earlier process that stopped before
+ *   its outcome was recorded. It is not run again; it may have taken effect.
  */
 export type ExecuteFailedReason =
   | "threw"
@@ -180,7 +213,8 @@ export type ExecuteFailedReason =
   | "schema"
   | "projection"
   | "output"
-  | "reentrant";
+  | "reentrant"
+  | "interrupted";
 
 /**
  * Why a call was not executed, or failed when it was. Errors are values, never throws: `invoke`
@@ -224,6 +258,14 @@ export type ToolError =
    *
    * @example `Command "save" failed: disk full`
    */
+  /**
+   * The application's approval policy (`igniteTools(…, { approve })`) or a person refused the
+   * call; `reason` is theirs, when they gave one. Nothing was executed, and the message tells the
+   * model not to make the same call again.
+   *
+   * @example `Command "deleteAll" was denied: not on weekends. It did not run; do not call it again with the same input.`
+   */
+  | { kind: "Denied"; name: string; message: string; reason?: string }
   | {
       kind: "ExecuteFailed";
       name: string;

@@ -11,6 +11,7 @@ import type {
   AbortSignalLike,
   AgentComponent,
   AgentSchema,
+  ApprovalPolicy,
   ExecuteFailedReason,
   LoopDialect,
   NeutralManifest,
@@ -22,6 +23,7 @@ import type {
   ToolError,
   WarningSink,
 } from "../core/types.js";
+import { type GuardOptions, guard, type PendingCall } from "./approval.js";
 import { checkComponent, checkOptions, onceEach } from "./checks.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
@@ -68,10 +70,20 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    * @default undefined — warnings are dropped
    */
   onWarning?: WarningSink;
+  /**
+   * Decides, after validation and availability and before `execute`, whether each call may run:
+   * `"allow"`, `"deny"` (or `{ deny: reason }`, answered `Denied`), or `"ask"` — `runToolLoop`
+   * and `answerToolCalls` then hold the call as `pending` until a person decides; `invoke` and
+   * `handleToolCalls`, which cannot wait, answer it `Denied`. A policy that throws denies. See
+   * docs/approval.md.
+   *
+   * @default undefined — every valid, available call runs
+   */
+  approve?: ApprovalPolicy;
 }
 
 /** Per-call options. */
-export interface InvokeOptions {
+export interface InvokeOptions extends GuardOptions {
   /**
    * Aborting answers the call `ExecuteFailed` at once: reason `cancelled` when it had not run
    * yet (nothing was executed), `aborted` when it was running. One signal may be shared by any
@@ -89,12 +101,18 @@ export interface ToolCallAnswer<S, E extends RuntimeEvent, ResultBlock> {
   route: Route | undefined;
   outcome: Result<Observation<S, E>, ToolError>;
   block: ResultBlock;
+  /**
+   * Set when the approval policy asked a person about the call: it did not run, and `outcome`
+   * and `block` deny it until `resumeToolCalls` applies a decision.
+   */
+  pending?: PendingCall;
 }
 
 /** What one run of a call produced: its route, when `execute` was called, and its outcome. */
 interface Run<S, E extends RuntimeEvent> {
   route?: Route;
   outcome: Result<Observation<S, E>, ToolError>;
+  pending?: PendingCall;
 }
 
 /** A component bridged to tool calls, without a provider format. */
@@ -243,6 +261,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const step = async (
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
+    guardOptions?: GuardOptions,
   ): Promise<Run<S, E>> => {
     let schema: AgentSchema;
     try {
@@ -257,7 +276,12 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     if (signal?.aborted) {
       return { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) };
     }
-    return { route: route.value, outcome: await execute(route.value, call, signal) };
+    if (options.approve === undefined && guardOptions?.ledger === undefined) {
+      return { route: route.value, outcome: await execute(route.value, call, signal) };
+    }
+    return guard(options.approve, route.value, call, schema, guardOptions, () =>
+      execute(route.value, call, signal),
+    );
   };
 
   // True only while `component.execute` runs synchronously: an invoke then comes from inside it,
@@ -311,14 +335,14 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     const previous = queue;
     if (signal === undefined) {
       // Nothing can answer this call before its turn: it waits for the one before, then runs.
-      const running = previous.then(() => step(call, undefined));
+      const running = previous.then(() => step(call, undefined, invokeOptions));
       queue = running;
       return running;
     }
     const running = withDeadline(previous, undefined, signal).then(
       (waited): Promise<Run<S, E>> | Run<S, E> =>
         waited.done
-          ? step(call, signal)
+          ? step(call, signal, invokeOptions)
           : { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) },
     );
     queue = Promise.all([previous, running]).then(() => undefined);
@@ -343,8 +367,9 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const answerToolCalls = (response: Response, invokeOptions?: InvokeOptions) =>
     Promise.all(
       parseToolCalls(response).map(async (call) => {
-        const { route, outcome } = await run(call, invokeOptions);
-        return { call, route, outcome, block: toToolResult(call, outcome) };
+        const { route, outcome, pending } = await run(call, invokeOptions);
+        const block = toToolResult(call, outcome);
+        return pending ? { call, route, outcome, block, pending } : { call, route, outcome, block };
       }),
     );
   const toToolDefs = turns.toToolDefs;

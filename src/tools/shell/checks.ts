@@ -36,8 +36,10 @@ export function checkOptions<Project>(options: {
   timeoutMs?: number;
   project?: Project;
   onWarning?: WarningSink;
+  approve?: unknown;
 }): { timeoutMs: number | undefined; project: Project | undefined } {
-  const { timeoutMs, project, onWarning } = options;
+  const { timeoutMs, project, onWarning, approve } = options;
+  if (approve !== undefined && typeof approve !== "function") misuse("approve is not a function");
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
     misuse(`timeoutMs must be a number ≥ 0 (Infinity for none), not ${String(timeoutMs)}`);
   }

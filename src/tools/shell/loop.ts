@@ -5,8 +5,11 @@
  */
 
 import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "../core/types.js";
+import type { PendingCall } from "./approval.js";
 import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
 import { withDeadline } from "./deadline.js";
+import { type CallLedger, scopedLedger } from "./ledger.js";
+import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 
 /**
  * What the loop hands the application's model function each turn.
@@ -45,9 +48,11 @@ export interface ToolLoopStep<S, E extends RuntimeEvent, Response, ResultBlock> 
  * - `maxTurns` — `maxTurns` model requests were made and the model still called tools;
  * - `aborted` — the signal aborted (before a request, during one, or while calls were answered);
  * - `error` — the model function threw or rejected (not because of the abort); `error` holds
- *   what it threw, and the transcript holds everything before it.
+ *   what it threw, and the transcript holds everything before it;
+ * - `approval` — the approval policy asked a person about a call: `pending` lists the calls that
+ *   wait, `state` is what `resumeToolLoop` continues from.
  */
-export type ToolLoopStop = "done" | "maxTurns" | "aborted" | "error";
+export type ToolLoopStop = "done" | "maxTurns" | "aborted" | "error" | "approval";
 
 /** Options of `runToolLoop`. */
 export interface ToolLoopOptions<
@@ -95,6 +100,13 @@ export interface ToolLoopOptions<
    * @default undefined
    */
   onStep?: (step: ToolLoopStep<S, E, Returned, ResultBlock>) => void;
+  /**
+   * Records every call before and after it runs; a call it already holds is replayed, never run
+   * again. A `memoryLedger()` travels in a paused loop's `state`. See docs/approval.md.
+   *
+   * @default undefined — calls are not recorded
+   */
+  ledger?: CallLedger;
 }
 
 /** The conversation, how it ended, and what the component last observed. */
@@ -109,6 +121,10 @@ export interface ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock
   response: Response | undefined;
   /** What the model function threw, when `stop` is `"error"`. */
   error?: unknown;
+  /** The calls waiting for a person's decision, when `stop` is `"approval"`. */
+  pending?: PendingCall[];
+  /** Plain JSON to store and give to `resumeToolLoop`, when `stop` is `"approval"`. */
+  state?: ToolLoopState<Response, ResultBlock, Message>;
 }
 
 /**
@@ -154,7 +170,8 @@ export async function runToolLoop<
     response,
   });
 
-  for (let turn = 1; turn <= maxTurns; turn++) {
+  const first = firstTurns.get(options) ?? 1;
+  for (let turn = first; turn < first + maxTurns; turn++) {
     if (signal?.aborted) return end("aborted");
     const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
     let reply: Returned;
@@ -174,7 +191,12 @@ export async function runToolLoop<
     }
     response = reply;
     // Every call is answered, even after an abort, so the transcript stays one a provider accepts.
-    const answers = await tools.answerToolCalls(reply, { signal });
+    const ledger = options.ledger && scopedLedger(options.ledger, `turn-${turn}`);
+    const answers = await tools.answerToolCalls(reply, ledger ? { signal, ledger } : { signal });
+    if (answers.some((answer) => answer.pending)) {
+      const left = first + maxTurns - 1 - turn;
+      return { ...end("approval"), ...pauseLoop(messages, reply, turn, left, answers, options) };
+    }
     const blocks = answers.map((answer) => answer.block);
     messages = tools.appendTurn(messages, reply, blocks);
     for (const { outcome } of answers) if (outcome.ok) snapshot = outcome.value.snapshot;
@@ -192,4 +214,13 @@ export async function runToolLoop<
     if (answers.length === 0) return end("done");
   }
   return end("maxTurns");
+}
+
+// The turn a resumed loop goes on from, keyed by its options object (see resumeToolLoop).
+const firstTurns = new WeakMap<object, number>();
+
+/** Makes `runToolLoop(options)` number its first request `turn` (a resumed loop goes on). */
+export function startAt<O extends object>(options: O, turn: number): O {
+  firstTurns.set(options, turn);
+  return options;
 }

@@ -82,8 +82,11 @@ export function checkInput(
   return typeof entry.check === "function" ? entry.check(input) : entry.check;
 }
 
-/** Serialises JSON-like data with object keys sorted, so equal content gives equal text. */
-function contentKey(value: unknown): string {
+/**
+ * Serialises JSON-like data with object keys sorted (by code unit), so equal content gives equal
+ * text: the canonical JSON a schema is cached by and a pending call's digest is taken over.
+ */
+export function contentKey(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(contentKey).join(",")}]`;
   if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
   const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));

@@ -1,0 +1,159 @@
+import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled } from "@openai/agents";
+import { generateText, type ModelMessage, stepCountIs } from "ai";
+import { aiSdkTools } from "ignite-element/tools/ai-sdk";
+import { langchainTools } from "ignite-element/tools/langchain";
+import { agentsTools } from "ignite-element/tools/openai-agents";
+import OpenAI from "openai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ApprovalPolicy } from "../../tools/index.js";
+import { type RecordingServer, startRecordingServer } from "../clients/recording-server.js";
+import { scriptedModel, toolResultsIn } from "./ai-sdk-model.js";
+import { callsCompletion, textCompletion, toolCall } from "./openai-fixtures.js";
+import { thermostat } from "./thermostat.js";
+
+// Each framework's own approval mechanism, driven by the one policy: "ask" becomes the
+// framework's request for approval, and the call runs once the person approves; "deny" is
+// answered by the bridge.
+
+/** Setting the target asks a person; `ping` is denied; everything else runs. */
+const policy: ApprovalPolicy = ({ route }) =>
+  route.command === "target.set"
+    ? "ask"
+    : route.command === "ping"
+      ? { deny: "no pings" }
+      : "allow";
+
+describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
+  it("asks through a tool-approval-request, runs the call once it is approved, and answers a denial itself", async () => {
+    const device = thermostat();
+    const { tools, prepareStep } = aiSdkTools(device.component, { approve: policy });
+    const target = Object.keys(tools).find((name) => name.startsWith("target_set_")) ?? "";
+    const { model, requests } = scriptedModel([
+      [
+        { toolName: target, input: '{"value":22}', toolCallId: "c1" },
+        { toolName: "ping", input: "{}", toolCallId: "c2" },
+      ],
+      "The target is 22 °C.",
+    ]);
+    const messages: ModelMessage[] = [{ role: "user", content: "22 degrees, and ping." }];
+
+    const first = await generateText({
+      model,
+      tools,
+      prepareStep,
+      messages,
+      stopWhen: stepCountIs(5),
+    });
+    const asked = first.content.filter((part) => part.type === "tool-approval-request");
+    expect(asked.map((part) => part.toolCall.toolCallId)).toEqual(["c1"]);
+    expect(device.calls).toEqual([]);
+    expect(first.toolResults.map((result) => result.output)).toMatchObject([
+      { ok: false, error: { kind: "Denied", reason: "no pings" } },
+    ]);
+
+    // The person approves; the application sends the approval back, as AI SDK 6 documents.
+    const second = await generateText({
+      model,
+      tools,
+      prepareStep,
+      stopWhen: stepCountIs(5),
+      messages: [
+        ...messages,
+        ...first.response.messages,
+        {
+          role: "tool",
+          content: asked.map((part) => ({
+            type: "tool-approval-response" as const,
+            approvalId: part.approvalId,
+            approved: true,
+          })),
+        },
+      ],
+    });
+    expect(device.calls).toEqual([{ command: "target.set", input: 22 }]);
+    expect(second.text).toBe("The target is 22 °C.");
+    expect(JSON.stringify(toolResultsIn(requests.at(-1)))).toContain('\\"target\\":22');
+  });
+
+  it("asks nothing for a call the bridge will refuse anyway", async () => {
+    const device = thermostat();
+    const { tools } = aiSdkTools(device.component, { approve: policy });
+    const target = Object.keys(tools).find((name) => name.startsWith("target_set_")) ?? "";
+    const needs = tools[target]?.needsApproval;
+    if (typeof needs !== "function") throw new Error("no needsApproval");
+    const options = { toolCallId: "x", messages: [] };
+    expect(await needs({ value: 99 }, options)).toBe(false);
+    expect(await needs({ value: 21 }, options)).toBe(true);
+  });
+
+  it("declares no needsApproval without a policy", () => {
+    const { tools } = aiSdkTools(thermostat().component);
+    expect(Object.values(tools).some((tool) => "needsApproval" in tool)).toBe(false);
+  });
+});
+
+describe("agentsTools with an approval policy (Agents SDK interruptions)", () => {
+  let server: RecordingServer;
+  let client: OpenAI;
+  beforeAll(async () => {
+    setTracingDisabled(true);
+    server = await startRecordingServer();
+    client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => server.clear());
+
+  it("interrupts the run for a call the policy asks about, and runs it once the person approves", async () => {
+    const device = thermostat();
+    const tools = agentsTools(device.component, { approve: policy });
+    const target = tools.find((tool) => tool.name.startsWith("target_set_"))?.name ?? "";
+    server.reply(
+      callsCompletion(toolCall("call_1", target, '{"value":22}'), toolCall("call_2", "ping", "{}")),
+      textCompletion("The target is 22 °C."),
+    );
+    const model = new OpenAIChatCompletionsModel(client, "gpt-4o");
+    const agent = new Agent({ name: "Thermostat", model, tools });
+
+    const first = await run(agent, "22 degrees, and ping.");
+    expect(first.interruptions.map((item) => item.rawItem)).toMatchObject([{ callId: "call_1" }]);
+    expect(device.calls).toEqual([]);
+
+    for (const interruption of first.interruptions) first.state.approve(interruption);
+    const second = await run(agent, first.state);
+    expect(second.finalOutput).toBe("The target is 22 °C.");
+    expect(device.calls).toEqual([{ command: "target.set", input: 22 }]);
+    const sent = JSON.stringify(server.received.at(-1)?.body);
+    expect(sent).toContain("was denied: no pings");
+  });
+
+  it("answers Denied when the person rejects, and runs nothing", async () => {
+    const device = thermostat();
+    const tools = agentsTools(device.component, { approve: policy });
+    const target = tools.find((tool) => tool.name.startsWith("target_set_"))?.name ?? "";
+    server.reply(
+      callsCompletion(toolCall("call_1", target, '{"value":22}')),
+      textCompletion("I was not allowed to."),
+    );
+    const agent = new Agent({
+      name: "Thermostat",
+      model: new OpenAIChatCompletionsModel(client, "gpt-4o"),
+      tools,
+    });
+    const first = await run(agent, "22 degrees.");
+    for (const interruption of first.interruptions) first.state.reject(interruption);
+    await run(agent, first.state);
+    expect(device.calls).toEqual([]);
+  });
+});
+
+describe("langchainTools with an approval policy", () => {
+  it("has no approval mechanism to map to, so a call the policy asks about is answered Denied", async () => {
+    const device = thermostat();
+    const tools = langchainTools(device.component, { approve: policy });
+    const target = tools.find((tool) => tool.name.startsWith("target_set_"));
+    const answer = await target?.invoke({ value: 22 });
+    expect(String(answer)).toContain("Error (Denied)");
+    expect(String(answer)).toContain("needs a person's approval");
+    expect(device.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * What a loop paused for approval hands the application: plain JSON holding everything
+ * `resumeToolLoop` needs, in this process or in another one days later.
+ */
+import type { RuntimeEvent } from "../core/types.js";
+import { toJsonValue } from "../wire/result-text.js";
+import type { PendingCall } from "./approval.js";
+import type { ToolCallAnswer } from "./bridge.js";
+import { type PausedTurn, pauseToolCalls } from "./decisions.js";
+import type { CallLedger, LedgerEntry, MemoryLedger } from "./ledger.js";
+
+/**
+ * A loop paused for approval, as plain JSON: store it anywhere (`JSON.stringify`), and give it
+ * to `resumeToolLoop` with the decisions.
+ */
+export interface ToolLoopState<Response, ResultBlock, Message> {
+  readonly version: 1;
+  /** The transcript before the paused turn. */
+  readonly messages: Message[];
+  /** The model's turn whose calls wait, exactly as it was received. */
+  readonly response: Response;
+  /** The number of the paused turn. */
+  readonly turn: number;
+  /** How many more model requests the loop may make after the paused turn. */
+  readonly turnsLeft: number;
+  /** The turn's answers already given, and the calls that wait. */
+  readonly paused: PausedTurn<ResultBlock>;
+  /** The in-memory ledger's entries, when the loop was given a `memoryLedger()`. */
+  readonly ledger?: Record<string, LedgerEntry>;
+}
+
+/** The `pending` calls and `state` of a loop stopped at `turn` for approval. */
+export function pauseLoop<S, E extends RuntimeEvent, Response, ResultBlock, Message>(
+  messages: readonly Message[],
+  response: Response,
+  turn: number,
+  turnsLeft: number,
+  answers: readonly ToolCallAnswer<S, E, ResultBlock>[],
+  options: { ledger?: CallLedger },
+): { pending: PendingCall[]; state: ToolLoopState<Response, ResultBlock, Message> } {
+  const paused = pauseToolCalls(answers);
+  const ledger = options.ledger;
+  const entries = ledger && isMemoryLedger(ledger) ? { ledger: ledger.entries() } : {};
+  return {
+    pending: [...paused.pending],
+    state: {
+      version: 1,
+      // JSON forms of what the dialect made from JSON: their types still hold.
+      messages: toJsonValue(messages) as Message[],
+      response: toJsonValue(response) as Response,
+      turn,
+      turnsLeft,
+      paused,
+      ...entries,
+    },
+  };
+}
+
+function isMemoryLedger(ledger: CallLedger): ledger is MemoryLedger {
+  return "entries" in ledger && typeof ledger.entries === "function";
+}
