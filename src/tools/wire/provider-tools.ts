@@ -69,7 +69,10 @@ export function toWire(
   if (known) return known;
   const wire = wireOf(manifest, options, context);
   if (memo) {
-    if (!byOptions) wires.set(manifest, (byOptions = new WeakMap()));
+    if (!byOptions) {
+      byOptions = new WeakMap();
+      wires.set(manifest, byOptions);
+    }
     byOptions.set(options, wire);
   }
   return wire;
@@ -85,7 +88,10 @@ function declaredNames(declared: NeutralManifest, rule: NameRule): Map<string, s
   let names = byRule?.get(rule);
   if (!names) {
     names = providerNames(declared, rule);
-    if (!byRule) namesOf.set(declared, (byRule = new WeakMap()));
+    if (!byRule) {
+      byRule = new WeakMap();
+      namesOf.set(declared, byRule);
+    }
     byRule.set(rule, names);
   }
   return names;
