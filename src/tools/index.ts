@@ -5,6 +5,7 @@
 export type { InputLimits } from "./core/input-limits.js";
 export type { CoreOptions } from "./core/manifest.js";
 export { err, ok, type Result } from "./core/result.js";
+export type { ToolTracer, TraceHandle, TraceUnit } from "./core/tracing.js";
 export type {
   AbortSignalLike,
   AgentComponent,
@@ -40,6 +41,7 @@ export {
 } from "./shell/bridge.js";
 export { buildManifest, resolveCall } from "./shell/defaults.js";
 export {
+  type ModelReply,
   type ModelRequest,
   runToolLoop,
   type ToolLoopOptions,

@@ -7,6 +7,7 @@ import { clip, describe, executeFailed, threw } from "../core/errors.js";
 import { buildManifest, type CoreOptions } from "../core/manifest.js";
 import { readCall, resolveToolCall } from "../core/resolve.js";
 import { err, ok, type Result } from "../core/result.js";
+import type { ToolTracer, TraceHandle } from "../core/tracing.js";
 import type {
   AbortSignalLike,
   AgentComponent,
@@ -25,6 +26,7 @@ import type {
 import { checkComponent, checkOptions, gatingWarnings, onceEach } from "./checks.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
+import { traceCall } from "./tracing.js";
 
 /**
  * Options of `igniteTools`: the input limits and validator of the core, and what the shell adds.
@@ -67,6 +69,14 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    * @default undefined — warnings are dropped
    */
   onWarning?: WarningSink;
+  /**
+   * Reports each call — queued, validated, executed, answered — to a tracer: with
+   * `otelTracer(tracer)` from `ignite-element/tools/otel`, one OpenTelemetry GenAI
+   * `execute_tool {name}` span per call. See docs/telemetry.md.
+   *
+   * @default undefined — no spans, no cost
+   */
+  tracer?: ToolTracer;
 }
 
 /** Per-call options. */
@@ -79,6 +89,13 @@ export interface InvokeOptions {
    * @default undefined — the call cannot be aborted
    */
   signal?: AbortSignalLike;
+  /**
+   * The unit the call is traced under, started by the same `tracer` (the loop passes its turn).
+   * Without one, the call's span goes under whatever span the application has active.
+   *
+   * @default undefined
+   */
+  parent?: TraceHandle;
 }
 
 /** One answered call: what was asked, what happened, and the block sent back to the provider. */
@@ -130,6 +147,15 @@ export interface DialectToolBridge<S, E extends RuntimeEvent, ToolDefs, Response
     response: Response,
     options?: InvokeOptions,
   ): Promise<ToolCallAnswer<S, E, ResultBlock>[]>;
+  /**
+   * Invokes one parsed call and answers it, as `answerToolCalls` does each: queued behind every
+   * call made before it, so calls started one by one (as a stream makes them ready) still run in
+   * the order started.
+   */
+  answerToolCall(
+    call: NeutralToolCall,
+    options?: InvokeOptions,
+  ): Promise<ToolCallAnswer<S, E, ResultBlock>>;
 }
 
 /** A component bridged to a provider format that can also carry the conversation. */
@@ -250,7 +276,9 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const step = async (
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
+    span?: TraceHandle,
   ): Promise<Run<S, E>> => {
+    span?.phase("validate");
     let schema: AgentSchema;
     try {
       schema = component.getSchema();
@@ -264,6 +292,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     if (signal?.aborted) {
       return { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) };
     }
+    span?.phase("execute");
     return { route: route.value, outcome: await execute(route.value, call, signal) };
   };
 
@@ -313,19 +342,28 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     const read = readCall(raw);
     if (!read.ok) return Promise.resolve({ outcome: read });
     const call = read.value;
+    return traceCall(options.tracer, call, invokeOptions?.parent, (span) =>
+      queued(call, invokeOptions, span),
+    );
+  };
+  const queued = (
+    call: NeutralToolCall,
+    invokeOptions: InvokeOptions | undefined,
+    span: TraceHandle | undefined,
+  ): Promise<Run<S, E>> => {
     if (executing) return Promise.resolve({ outcome: err(failed(call, "reentrant", REENTRANT)) });
     const signal = invokeOptions?.signal;
     const previous = queue;
     if (signal === undefined) {
       // Nothing can answer this call before its turn: it waits for the one before, then runs.
-      const running = previous.then(() => step(call, undefined));
+      const running = previous.then(() => step(call, undefined, span));
       queue = running;
       return running;
     }
     const running = withDeadline(previous, undefined, signal).then(
       (waited): Promise<Run<S, E>> | Run<S, E> =>
         waited.done
-          ? step(call, signal)
+          ? step(call, signal, span)
           : { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) },
     );
     queue = Promise.all([previous, running]).then(() => undefined);
@@ -352,14 +390,13 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       call,
       project && result.ok ? projected(project, call, result.value) : result,
     );
+  const answerToolCall = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
+    const { route, outcome } = await run(call, invokeOptions);
+    return { call, route, outcome, block: toToolResult(call, outcome) };
+  };
   // Every invoke is queued before any settles, so the calls run in the order parsed.
   const answerToolCalls = (response: Response, invokeOptions?: InvokeOptions) =>
-    Promise.all(
-      parseToolCalls(response).map(async (call) => {
-        const { route, outcome } = await run(call, invokeOptions);
-        return { call, route, outcome, block: toToolResult(call, outcome) };
-      }),
-    );
+    Promise.all(parseToolCalls(response).map((call) => answerToolCall(call, invokeOptions)));
   const toToolDefs = () => {
     const all = declaredIn(component.getSchema());
     return dialect.toToolDefs(availableIn(all), { declared: all, warn });
@@ -370,6 +407,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     parseToolCalls,
     toToolResult,
     answerToolCalls,
+    answerToolCall,
     handleToolCalls: async (response, invokeOptions) =>
       (await answerToolCalls(response, invokeOptions)).map((answer) => answer.block),
   };

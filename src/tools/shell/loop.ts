@@ -4,9 +4,14 @@
  * The application owns the model call (client, credentials, retries); the loop owns the order.
  */
 
+import { err, ok } from "../core/result.js";
+import type { ToolTracer, TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "../core/types.js";
+import type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
 import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
-import { withDeadline } from "./deadline.js";
+import { ask, type ModelReply } from "./loop-stream.js";
+
+export type { ModelReply } from "./loop-stream.js";
 
 /**
  * What the loop hands the application's model function each turn.
@@ -44,8 +49,9 @@ export interface ToolLoopStep<S, E extends RuntimeEvent, Response, ResultBlock> 
  * - `done` — the model answered without calling a tool;
  * - `maxTurns` — `maxTurns` model requests were made and the model still called tools;
  * - `aborted` — the signal aborted (before a request, during one, or while calls were answered);
- * - `error` — the model function threw or rejected (not because of the abort); `error` holds
- *   what it threw, and the transcript holds everything before it.
+ * - `error` — the model function threw or rejected, or its stream threw mid-way (not because of
+ *   the abort); `error` holds what it threw, and the transcript holds everything before it — with
+ *   the interrupted turn, answered, when it had calls.
  */
 export type ToolLoopStop = "done" | "maxTurns" | "aborted" | "error";
 
@@ -59,13 +65,18 @@ export interface ToolLoopOptions<
   Message,
   Returned extends Response = Response,
   Signal extends AbortSignalLike = AbortSignalLike,
+  Event = never,
+  Streamed extends Response = never,
 > {
   /** A bridge made with a dialect that carries conversations (`appendTurn`). */
   tools: LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
   /**
-   * The application's own model call, with its client, credentials and retries. Its response
-   * type is kept: `result.response` and each `step.response` are what it returned. A throw or
-   * rejection ends the loop with `stop: "error"` (or `"aborted"` when the signal aborted).
+   * The application's own model call, with its client, credentials and retries. It returns (or
+   * resolves) the provider's response, or a stream of the provider's events — an async iterable,
+   * as the SDKs' stream objects are — read into the `stream` accumulator. Its response type is
+   * kept: `result.response` and each `step.response` are what it returned (or what `stream`
+   * assembled). A throw or rejection ends the loop with `stop: "error"` (or `"aborted"` when the
+   * signal aborted).
    *
    * @example
    * ```ts
@@ -73,7 +84,34 @@ export interface ToolLoopOptions<
    *   client.chat.completions.create({ model: "gpt-4.1", tools, messages }, { signal }),
    * ```
    */
-  model: (request: ModelRequest<ToolDefs, Message, Signal>) => Promise<Returned>;
+  model: (
+    request: ModelRequest<ToolDefs, Message, Signal>,
+  ) => ModelReply<Returned, Event> | PromiseLike<ModelReply<Returned, Event>>;
+  /**
+   * The accumulator that reads the model's stream, one per turn: `anthropicStream`,
+   * `openaiStream`, `openaiResponsesStream`, `geminiStream`, `ollamaStream` (each on its own
+   * `ignite-element/tools/*-stream` entrypoint). Needed when `model` returns a stream. A call
+   * starts as soon as its arguments are complete, while later calls still stream; calls still run
+   * one at a time in the model's order. A stream that breaks off is read as a response the output
+   * limit cut: the call it cut is answered `InvalidInput` and never runs.
+   *
+   * @example
+   * ```ts
+   * stream: anthropicStream,
+   * model: ({ tools, messages, signal }) =>
+   *   client.messages.stream({ model, max_tokens: 1024, tools, messages }, { signal }),
+   * ```
+   * @default undefined — `model` returns complete responses
+   */
+  stream?: () => StreamAccumulator<Event, Streamed>;
+  /**
+   * Hears a streamed turn's progress as it arrives: text, reasoning, a call started, a piece of
+   * its arguments, its arguments complete. A throw stops the stream like a broken connection
+   * (`stop: "error"`).
+   *
+   * @default undefined
+   */
+  onDelta?: (delta: StreamDelta, turn: number) => void;
   /** The conversation to start from (the user's request, a system prompt). Not mutated. */
   messages: readonly Message[];
   /**
@@ -94,7 +132,30 @@ export interface ToolLoopOptions<
    *
    * @default undefined
    */
-  onStep?: (step: ToolLoopStep<S, E, Returned, ResultBlock>) => void;
+  onStep?: (step: ToolLoopStep<S, E, Returned | Streamed, ResultBlock>) => void;
+  /**
+   * Reports the run, each turn and each model request to a tracer, with the turn's calls (which
+   * the bridge's own `tracer` reports) under its turn: with `otelTracer(tracer)` from
+   * `ignite-element/tools/otel`, an `invoke_agent` span, a `turn {n}` span per turn and a
+   * `chat {model}` span per request. Give the same tracer to `igniteTools`. See
+   * docs/telemetry.md.
+   *
+   * @default undefined — no spans
+   */
+  tracer?: ToolTracer;
+  /**
+   * The model's name, for the spans: `gen_ai.request.model` and the span name `chat {model}`.
+   *
+   * @default undefined — the spans are named `chat`
+   */
+  modelName?: string;
+  /**
+   * The agent's name, for the spans: `gen_ai.agent.name` and the span name
+   * `invoke_agent {name}`.
+   *
+   * @default undefined — the span is named `invoke_agent`
+   */
+  agentName?: string;
 }
 
 /** The conversation, how it ended, and what the component last observed. */
@@ -138,43 +199,51 @@ export async function runToolLoop<
   Returned extends Response = Response,
   // `never` when no signal is given: `request.signal` is then `undefined`, which every client takes.
   Signal extends AbortSignalLike = never,
+  Event = never,
+  Streamed extends Response = never,
 >(
-  options: ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>,
-): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
-  const { tools, model, maxTurns = 10, signal, onStep } = options;
+  options: ToolLoopOptions<
+    S,
+    E,
+    ToolDefs,
+    Response,
+    ResultBlock,
+    Message,
+    Returned,
+    Signal,
+    Event,
+    Streamed
+  >,
+): Promise<ToolLoopResult<S, E, Returned | Streamed, ResultBlock, Message>> {
+  const { tools, model, maxTurns = 10, signal, onStep, tracer } = options;
   let messages = [...options.messages];
-  const steps: ToolLoopStep<S, E, Returned, ResultBlock>[] = [];
+  const steps: ToolLoopStep<S, E, Returned | Streamed, ResultBlock>[] = [];
   let snapshot: S | undefined;
-  let response: Returned | undefined;
-  const end = (stop: ToolLoopStop): ToolLoopResult<S, E, Returned, ResultBlock, Message> => ({
-    stop,
-    messages,
-    steps,
-    snapshot,
-    response,
-  });
+  let response: Returned | Streamed | undefined;
+  const { agentName: agent, modelName } = options;
+  const run = tracer?.start({ kind: "run", agent });
+  let turnSpan: TraceHandle | undefined;
+  const end = (
+    stop: ToolLoopStop,
+    error?: unknown,
+  ): ToolLoopResult<S, E, Returned | Streamed, ResultBlock, Message> => {
+    turnSpan?.end(ok(undefined));
+    run?.end(stop === "error" ? err(error) : ok(stop));
+    const result = { stop, messages, steps, snapshot, response };
+    return stop === "error" ? { ...result, error } : result;
+  };
 
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal?.aborted) return end("aborted");
+    turnSpan = tracer?.start({ kind: "turn", turn }, run);
     const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
-    let reply: Returned;
-    try {
-      const asked = model(request);
-      // Raced against the signal: a model call that ignores it does not hold the loop. When the
-      // signal aborted during the call itself, a reply that has already arrived is still taken:
-      // it is given until the next macrotask, and a reply that never comes is not waited for.
-      const waited = signal?.aborted
-        ? await withDeadline(asked, 0, undefined)
-        : await withDeadline(asked, undefined, signal);
-      if (!waited.done) return end("aborted");
-      reply = waited.value;
-    } catch (error) {
-      if (signal?.aborted) return end("aborted");
-      return { ...end("error"), error };
-    }
+    const chat = tracer?.start({ kind: "request", turn, model: modelName }, turnSpan);
+    const context = { ...options, signal, parent: turnSpan, span: chat, turn };
+    const asked = await ask(context, () => model(request));
+    if (!asked.turn) return end(asked.stop, asked.error);
+    const reply = asked.response;
     response = reply;
-    // Every call is answered, even after an abort, so the transcript stays one a provider accepts.
-    const answers = await tools.answerToolCalls(reply, { signal });
+    const { answers } = asked;
     const blocks = answers.map((answer) => answer.block);
     messages = tools.appendTurn(messages, reply, blocks);
     for (const { outcome } of answers) if (outcome.ok) snapshot = outcome.value.snapshot;
@@ -187,9 +256,13 @@ export async function runToolLoop<
     };
     steps.push(step);
     onStep?.(step);
+    // A stream that broke off ends the loop once its calls are answered.
+    if (asked.stop) return end(asked.stop, asked.error);
     // An abort that came with the model's last answer is still an abort, not `done`.
     if (signal?.aborted) return end("aborted");
     if (answers.length === 0) return end("done");
+    turnSpan?.end(ok(undefined));
+    turnSpan = undefined;
   }
   return end("maxTurns");
 }
