@@ -41,12 +41,12 @@ export {
 } from "./shell/bridge.js";
 export { buildManifest, resolveCall } from "./shell/defaults.js";
 export {
-  type ModelReply,
   type ModelRequest,
   runToolLoop,
   type ToolLoopOptions,
   type ToolLoopResult,
   type ToolLoopStep,
+  type StreamingToolLoopOptions,
   type ToolLoopStop,
 } from "./shell/loop.js";
 export {

@@ -9,9 +9,7 @@ import type { ToolTracer, TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "../core/types.js";
 import type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
 import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
-import { ask, type ModelReply } from "./loop-stream.js";
-
-export type { ModelReply } from "./loop-stream.js";
+import { ask } from "./loop-stream.js";
 
 /**
  * What the loop hands the application's model function each turn.
@@ -65,18 +63,14 @@ export interface ToolLoopOptions<
   Message,
   Returned extends Response = Response,
   Signal extends AbortSignalLike = AbortSignalLike,
-  Event = never,
-  Streamed extends Response = never,
 > {
   /** A bridge made with a dialect that carries conversations (`appendTurn`). */
   tools: LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
   /**
-   * The application's own model call, with its client, credentials and retries. It returns (or
-   * resolves) the provider's response, or a stream of the provider's events — an async iterable,
-   * as the SDKs' stream objects are — read into the `stream` accumulator. Its response type is
-   * kept: `result.response` and each `step.response` are what it returned (or what `stream`
-   * assembled). A throw or rejection ends the loop with `stop: "error"` (or `"aborted"` when the
-   * signal aborted).
+   * The application's own model call, with its client, credentials and retries. Its response
+   * type is kept: `result.response` and each `step.response` are what it returned. A throw or
+   * rejection ends the loop with `stop: "error"` (or `"aborted"` when the signal aborted). To
+   * stream, return the SDK's stream instead and give `stream` (`StreamingToolLoopOptions`).
    *
    * @example
    * ```ts
@@ -84,34 +78,7 @@ export interface ToolLoopOptions<
    *   client.chat.completions.create({ model: "gpt-4.1", tools, messages }, { signal }),
    * ```
    */
-  model: (
-    request: ModelRequest<ToolDefs, Message, Signal>,
-  ) => ModelReply<Returned, Event> | PromiseLike<ModelReply<Returned, Event>>;
-  /**
-   * The accumulator that reads the model's stream, one per turn: `anthropicStream`,
-   * `openaiStream`, `openaiResponsesStream`, `geminiStream`, `ollamaStream` (each on its own
-   * `ignite-element/tools/*-stream` entrypoint). Needed when `model` returns a stream. A call
-   * starts as soon as its arguments are complete, while later calls still stream; calls still run
-   * one at a time in the model's order. A stream that breaks off is read as a response the output
-   * limit cut: the call it cut is answered `InvalidInput` and never runs.
-   *
-   * @example
-   * ```ts
-   * stream: anthropicStream,
-   * model: ({ tools, messages, signal }) =>
-   *   client.messages.stream({ model, max_tokens: 1024, tools, messages }, { signal }),
-   * ```
-   * @default undefined — `model` returns complete responses
-   */
-  stream?: () => StreamAccumulator<Event, Streamed>;
-  /**
-   * Hears a streamed turn's progress as it arrives: text, reasoning, a call started, a piece of
-   * its arguments, its arguments complete. A throw stops the stream like a broken connection
-   * (`stop: "error"`).
-   *
-   * @default undefined
-   */
-  onDelta?: (delta: StreamDelta, turn: number) => void;
+  model: (request: ModelRequest<ToolDefs, Message, Signal>) => Promise<Returned>;
   /** The conversation to start from (the user's request, a system prompt). Not mutated. */
   messages: readonly Message[];
   /**
@@ -132,7 +99,7 @@ export interface ToolLoopOptions<
    *
    * @default undefined
    */
-  onStep?: (step: ToolLoopStep<S, E, Returned | Streamed, ResultBlock>) => void;
+  onStep?: (step: ToolLoopStep<S, E, Returned, ResultBlock>) => void;
   /**
    * Reports the run, each turn and each model request to a tracer, with the turn's calls (which
    * the bridge's own `tracer` reports) under its turn: with `otelTracer(tracer)` from
@@ -158,6 +125,66 @@ export interface ToolLoopOptions<
   agentName?: string;
 }
 
+/**
+ * Options of `runToolLoop` when the model streams: `model` returns (or resolves) the SDK's stream
+ * of the provider's events, and `stream` is that provider's accumulator. Each call starts as soon
+ * as its arguments are complete, while later calls still stream; calls still run one at a time in
+ * the model's order, and every call is answered. See docs/streaming.md.
+ *
+ * @typeParam Event - the provider's stream event, as the SDK yields it.
+ * @typeParam Streamed - the response the accumulator assembles: `result.response` and each
+ *   `step.response`.
+ */
+export interface StreamingToolLoopOptions<
+  S,
+  E extends RuntimeEvent,
+  ToolDefs,
+  Response,
+  ResultBlock,
+  Message,
+  Event,
+  Streamed extends Response,
+  Signal extends AbortSignalLike = AbortSignalLike,
+> extends Omit<
+    ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Streamed, Signal>,
+    "model"
+  > {
+  /**
+   * The application's own streaming model call: an async iterable of the provider's events, as
+   * the SDKs' stream objects are, returned or resolved. A throw or rejection before the stream
+   * ends the loop with `stop: "error"`; a stream that throws mid-way, see `stream`.
+   *
+   * @example
+   * ```ts
+   * model: ({ tools, messages, signal }) =>
+   *   client.messages.stream({ model: "claude-sonnet-4-6", max_tokens: 4096, tools, messages }, { signal }),
+   * ```
+   */
+  model: (
+    request: ModelRequest<ToolDefs, Message, Signal>,
+  ) => AsyncIterable<Event> | PromiseLike<AsyncIterable<Event>>;
+  /**
+   * The provider's accumulator, from its own entrypoint: `anthropicStream`, `openaiStream`,
+   * `openaiResponsesStream`, `geminiStream`, `ollamaStream`. The loop makes one per turn. A stream
+   * that ends early is read as a response the output limit cut: the call it cut is answered
+   * `InvalidInput` and never runs. A stream that throws mid-way (a lost connection) has every call
+   * answered, its turn appended when it has calls, and stops the loop with `stop: "error"`.
+   *
+   * @example
+   * ```ts
+   * stream: anthropicStream,
+   * ```
+   */
+  stream: () => StreamAccumulator<Event, Streamed>;
+  /**
+   * Hears a streamed turn's progress as it arrives: text, reasoning, a call started, a piece of
+   * its arguments, its arguments complete. A throw stops the stream as a lost connection would.
+   *
+   * @default undefined
+   */
+  onDelta?: (delta: StreamDelta, turn: number) => void;
+}
+
 /** The conversation, how it ended, and what the component last observed. */
 export interface ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock, Message> {
   stop: ToolLoopStop;
@@ -172,6 +199,46 @@ export interface ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock
   error?: unknown;
 }
 
+/**
+ * Runs the agent loop over a streaming model: each turn's stream is read into `stream`'s
+ * accumulator, `onDelta` hears its progress, and each call starts as soon as its arguments are
+ * complete — one at a time, in the model's order, every call answered.
+ *
+ * @example
+ * ```ts
+ * const result = await runToolLoop({
+ *   tools: igniteTools(room, anthropic),
+ *   stream: anthropicStream,
+ *   model: ({ tools, messages, signal }) =>
+ *     client.messages.stream({ model: "claude-sonnet-4-6", max_tokens: 4096, tools, messages }, { signal }),
+ *   messages: [{ role: "user", content: "Dim the lights." }],
+ *   onDelta: (delta) => delta.type === "text" && show(delta.text),
+ * });
+ * ```
+ */
+export function runToolLoop<
+  S,
+  E extends RuntimeEvent,
+  ToolDefs,
+  Response,
+  ResultBlock,
+  Message,
+  Event,
+  Streamed extends Response,
+  Signal extends AbortSignalLike = never,
+>(
+  options: StreamingToolLoopOptions<
+    S,
+    E,
+    ToolDefs,
+    Response,
+    ResultBlock,
+    Message,
+    Event,
+    Streamed,
+    Signal
+  >,
+): Promise<ToolLoopResult<S, E, Streamed, ResultBlock, Message>>;
 /**
  * Runs the agent loop over `tools` until the model stops calling tools (`done`), `maxTurns`
  * requests were made, the signal aborts, or the model function fails (`error`). Every call the
@@ -189,7 +256,7 @@ export interface ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock
  * console.log(result.stop, result.snapshot, result.response?.usage);
  * ```
  */
-export async function runToolLoop<
+export function runToolLoop<
   S,
   E extends RuntimeEvent,
   ToolDefs,
@@ -199,34 +266,46 @@ export async function runToolLoop<
   Returned extends Response = Response,
   // `never` when no signal is given: `request.signal` is then `undefined`, which every client takes.
   Signal extends AbortSignalLike = never,
-  Event = never,
-  Streamed extends Response = never,
 >(
-  options: ToolLoopOptions<
-    S,
-    E,
-    ToolDefs,
-    Response,
-    ResultBlock,
-    Message,
-    Returned,
-    Signal,
-    Event,
-    Streamed
-  >,
-): Promise<ToolLoopResult<S, E, Returned | Streamed, ResultBlock, Message>> {
-  const { tools, model, maxTurns = 10, signal, onStep, tracer } = options;
+  options: ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>,
+): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>>;
+export async function runToolLoop<
+  S,
+  E extends RuntimeEvent,
+  ToolDefs,
+  Response,
+  ResultBlock,
+  Message,
+  Returned extends Response,
+  Signal extends AbortSignalLike,
+  Event,
+>(
+  options:
+    | ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>
+    | StreamingToolLoopOptions<
+        S,
+        E,
+        ToolDefs,
+        Response,
+        ResultBlock,
+        Message,
+        Event,
+        Returned,
+        Signal
+      >,
+): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
+  const { tools, maxTurns = 10, signal, onStep, tracer } = options;
   let messages = [...options.messages];
-  const steps: ToolLoopStep<S, E, Returned | Streamed, ResultBlock>[] = [];
+  const steps: ToolLoopStep<S, E, Returned, ResultBlock>[] = [];
   let snapshot: S | undefined;
-  let response: Returned | Streamed | undefined;
+  let response: Returned | undefined;
   const { agentName: agent, modelName } = options;
   const run = tracer?.start({ kind: "run", agent });
   let turnSpan: TraceHandle | undefined;
   const end = (
     stop: ToolLoopStop,
     error?: unknown,
-  ): ToolLoopResult<S, E, Returned | Streamed, ResultBlock, Message> => {
+  ): ToolLoopResult<S, E, Returned, ResultBlock, Message> => {
     turnSpan?.end(ok(undefined));
     run?.end(stop === "error" ? err(error) : ok(stop));
     const result = { stop, messages, steps, snapshot, response };
@@ -239,7 +318,9 @@ export async function runToolLoop<
     const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
     const chat = tracer?.start({ kind: "request", turn, model: modelName }, turnSpan);
     const context = { ...options, signal, parent: turnSpan, span: chat, turn };
-    const asked = await ask(context, () => model(request));
+    const asked = await ask<S, E, Response, ResultBlock, Returned, Event, Returned>(context, () =>
+      options.model(request),
+    );
     if (!asked.turn) return end(asked.stop, asked.error);
     const reply = asked.response;
     response = reply;
