@@ -9,6 +9,7 @@ import {
   type ModelRequest,
   runToolLoop,
   type ToolLoopStop,
+  type ToolTracer,
 } from "ignite-element/tools";
 import { type AnthropicMessage, anthropic } from "ignite-element/tools/anthropic";
 import { type OpenAIChatMessage, openai } from "ignite-element/tools/openai";
@@ -36,6 +37,8 @@ import { SCRIPTED_PROMPT, scriptedModel } from "./scripted.js";
 export interface DemoSpec<ToolDefs, Response, ResultBlock, Message> {
   /** Which model, for the banner. */
   label: string;
+  /** The model's name, for the trace (`chat {model}`). */
+  modelName: string;
   /** A scripted model plays a fixed conversation and ignores the user's prompt. */
   scripted: boolean;
   dialect: LoopDialect<ToolDefs, Response, ResultBlock, Message>;
@@ -57,6 +60,8 @@ export interface RunOptions {
   maxTurns?: number;
   /** Default: a new room. */
   room?: Room;
+  /** Reports the run, its turns, requests and calls (`otelTracer` from ignite-element/tools/otel). */
+  tracer?: ToolTracer;
 }
 
 export interface DemoOutcome {
@@ -101,7 +106,8 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
       };
       write(formatHeader(s, spec.label, prompt, notes));
 
-      const tools = igniteTools(room, spec.dialect);
+      const { tracer } = options;
+      const tools = igniteTools(room, spec.dialect, { tracer });
 
       const turns: TurnRecord[] = [];
       const label = spec.scripted ? "assistant (scripted)" : "assistant";
@@ -121,6 +127,9 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
         messages: spec.messages(prompt),
         maxTurns: options.maxTurns ?? 8,
         signal: options.signal,
+        tracer,
+        agentName: "room",
+        modelName: spec.modelName,
         onStep: (step) => {
           const calls = step.answers.map(({ call, route, outcome }): CallRecord => {
             return {
@@ -148,6 +157,7 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
 export function scriptedDemo(): Demo {
   return defineDemo({
     label: "a scripted conversation in the Anthropic format (scripted — no model is called)",
+    modelName: "scripted",
     scripted: true,
     dialect: anthropic,
     model: scriptedModel(),
@@ -171,6 +181,7 @@ export function pickDemo(env: Env, options: { fetch?: typeof fetch } = {}): Demo
     if (baseUrl !== undefined) checkUrl("ANTHROPIC_BASE_URL", baseUrl, "https://api.anthropic.com");
     return defineDemo({
       label: `Anthropic ${model}${baseUrl === undefined ? "" : ` at ${baseUrl}`}`,
+      modelName: model,
       scripted: false,
       dialect: anthropic,
       model: anthropicModel({ apiKey, model, baseUrl, system: SYSTEM_PROMPT, ...options }),
@@ -190,6 +201,7 @@ export function pickDemo(env: Env, options: { fetch?: typeof fetch } = {}): Demo
     const key = nonEmpty(env.OPENAI_API_KEY);
     return defineDemo({
       label: `OpenAI-compatible ${model} at ${baseUrl}`,
+      modelName: model,
       scripted: false,
       dialect: openai,
       model: openaiModel({ baseUrl, model, apiKey: key, system: SYSTEM_PROMPT, ...options }),
