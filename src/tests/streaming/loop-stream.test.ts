@@ -383,6 +383,56 @@ describe("runToolLoop with a stream", () => {
     ).rejects.toThrow(/no `stream` accumulator was given/);
   });
 
+  it("treats an onDelta that throws as a stream that broke off: calls answered, stop error", async () => {
+    const run = harness();
+    const thrown = new Error("the UI went away");
+    async function* recorded() {
+      yield* anthropicToolTurn(SAFE_TODO);
+    }
+    const result = await runToolLoop({
+      tools: igniteTools(run.component, anthropic),
+      stream: anthropicStream,
+      model: () => recorded(),
+      messages: [{ role: "user", content: "Go." }],
+      onDelta: (delta, turn) => {
+        run.onDelta(delta, turn);
+        if (delta.type === "tool-call-ready" && delta.index === 1) throw thrown;
+      },
+    });
+
+    expect(result).toMatchObject({ stop: "error", error: thrown });
+    // The two calls that were ready ran; the third, still streaming, is cut and never runs.
+    expect(run.log.filter((entry) => entry.startsWith("run"))).toEqual([
+      "run increment",
+      "run todo.add",
+    ]);
+    expect(result.steps[0]?.answers.map((answer) => answer.outcome.ok)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(result.messages).toHaveLength(3);
+  });
+
+  it("drops an interrupted turn without calls, as a failed request", async () => {
+    const failure = new Error("connection reset");
+    async function* broken() {
+      yield* anthropicFinalTurn.slice(0, 3);
+      throw failure;
+    }
+    const texts: string[] = [];
+    const result = await runToolLoop({
+      tools: igniteTools(harness().component, anthropic),
+      stream: anthropicStream,
+      model: () => broken(),
+      messages: [{ role: "user", content: "Go." }],
+      onDelta: (delta) => delta.type === "text" && texts.push(delta.text),
+    });
+    expect(result).toMatchObject({ stop: "error", error: failure, steps: [] });
+    expect(result.messages).toHaveLength(1);
+    expect(texts.length).toBeGreaterThan(0);
+  });
+
   it("types the request as the dialect's and the response as the accumulator's", () => {
     const { component } = harness();
     const events: AsyncIterable<{ type: "ping" }> = {
