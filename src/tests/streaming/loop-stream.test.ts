@@ -433,6 +433,51 @@ describe("runToolLoop with a stream", () => {
     expect(texts.length).toBeGreaterThan(0);
   });
 
+  it("stops at once on abort while a stream that ignores the signal hangs, and closes it", async () => {
+    const run = harness();
+    const recorded = anthropicToolTurn(SAFE_TODO);
+    // Hangs after the todo call began: `increment` was ready, the rest never comes.
+    const hangAt = recorded.findIndex(
+      (event) => event.type === "content_block_start" && event.index === 3,
+    );
+    let closed = false;
+    const hanging: AsyncIterable<(typeof recorded)[number]> = {
+      [Symbol.asyncIterator]: () => {
+        let index = 0;
+        return {
+          next: () =>
+            index <= hangAt
+              ? Promise.resolve({
+                  done: false as const,
+                  value: recorded[index++] as (typeof recorded)[number],
+                })
+              : new Promise(() => undefined),
+          return: async () => {
+            closed = true;
+            return { done: true as const, value: undefined };
+          },
+        };
+      },
+    };
+    const controller = new AbortController();
+    const result = await runToolLoop({
+      tools: igniteTools(run.component, anthropic),
+      stream: anthropicStream,
+      model: () => hanging,
+      messages: [{ role: "user", content: "Go." }],
+      signal: controller.signal,
+      onDelta: (delta, turn) => {
+        run.onDelta(delta, turn);
+        if (delta.type === "tool-call-ready") setTimeout(() => controller.abort(), 20);
+      },
+    });
+
+    expect(result.stop).toBe("aborted");
+    expect(closed).toBe(true);
+    expect(run.log).toEqual(["ready 1:0", "run increment"]);
+    expect(result.steps[0]?.answers.map((answer) => answer.outcome.ok)).toEqual([true, false]);
+  });
+
   it("types the request as the dialect's and the response as the accumulator's", () => {
     const { component } = harness();
     const events: AsyncIterable<{ type: "ping" }> = {

@@ -19,7 +19,14 @@ import type { ToolError } from "../core/types.js";
 
 export type { ToolTracer, TraceHandle, TraceUnit } from "../core/tracing.js";
 
-/** Options of `otelTracer`. */
+/**
+ * Options of `otelTracer`.
+ *
+ * @example
+ * ```ts
+ * const tracer = otelTracer(trace.getTracer("shop"), { recordContent: process.env.NODE_ENV !== "production" });
+ * ```
+ */
 export interface OtelTracerOptions {
   /**
    * Record each call's input (`gen_ai.tool.call.arguments`) and result

@@ -13,6 +13,16 @@ import type { NeutralToolCall } from "./types.js";
  * - `turn` — one model request and the calls of its reply;
  * - `request` — the model request itself, until its response (or stream) is complete;
  * - `call` — one tool call, from the moment it is queued until it is answered.
+ *
+ * @example
+ * ```ts
+ * const tracer: ToolTracer = {
+ *   start: (unit) => {
+ *     const started = Date.now();
+ *     return { phase: () => {}, end: () => log(unit.kind, Date.now() - started) };
+ *   },
+ * };
+ * ```
  */
 export type TraceUnit =
   | { readonly kind: "run"; readonly agent?: string | undefined }
@@ -20,7 +30,16 @@ export type TraceUnit =
   | { readonly kind: "request"; readonly turn: number; readonly model?: string | undefined }
   | { readonly kind: "call"; readonly call: NeutralToolCall };
 
-/** A started unit of work. */
+/**
+ * A started unit of work.
+ *
+ * @example
+ * ```ts
+ * const handle = tracer.start({ kind: "call", call }, turn);
+ * handle.phase("validate");
+ * handle.end(outcome); // a Result: ok(observation) or err(toolError)
+ * ```
+ */
 export interface TraceHandle {
   /**
    * A call's phase began: `validate` when its turn in the queue came (its input is checked now),

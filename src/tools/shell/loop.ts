@@ -131,6 +131,16 @@ export interface ToolLoopOptions<
  * as its arguments are complete, while later calls still stream; calls still run one at a time in
  * the model's order, and every call is answered. See docs/streaming.md.
  *
+ * @example
+ * ```ts
+ * const options: StreamingToolLoopOptions<…> = {
+ *   tools: igniteTools(room, openai),
+ *   stream: openaiStream,
+ *   model: ({ tools, messages }) =>
+ *     client.chat.completions.create({ model: "gpt-4.1", tools, messages, stream: true }),
+ *   messages: [{ role: "user", content: "Dim the lights." }],
+ * };
+ * ```
  * @typeParam Event - the provider's stream event, as the SDK yields it.
  * @typeParam Streamed - the response the accumulator assembles: `result.response` and each
  *   `step.response`.
