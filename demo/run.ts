@@ -16,6 +16,7 @@ import {
   type ToolLoopState,
   type ToolLoopStep,
   type ToolLoopStop,
+  type ToolTracer,
 } from "ignite-element/tools";
 import { type AnthropicMessage, anthropic } from "ignite-element/tools/anthropic";
 import { type OpenAIChatMessage, openai } from "ignite-element/tools/openai";
@@ -44,6 +45,8 @@ import { SCRIPTED_PROMPT, scriptedModel } from "./scripted.js";
 export interface DemoSpec<ToolDefs, Response, ResultBlock, Message> {
   /** Which model, for the banner. */
   label: string;
+  /** The model's name, for the trace (`chat {model}`). */
+  modelName: string;
   /** A scripted model plays a fixed conversation and ignores the user's prompt. */
   scripted: boolean;
   dialect: LoopDialect<ToolDefs, Response, ResultBlock, Message>;
@@ -70,6 +73,8 @@ export interface RunOptions {
    * asks about is approved automatically, and the output says so.
    */
   ask?: (call: PendingCall) => Promise<boolean>;
+  /** Reports the run, its turns, requests and calls (`otelTracer` from ignite-element/tools/otel). */
+  tracer?: ToolTracer;
 }
 
 export interface DemoOutcome {
@@ -116,7 +121,8 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
 
       // A command that may destroy something waits for a person; everything else runs.
       const approve: ApprovalPolicy = ({ flags }) => (flags.destructive ? "ask" : "allow");
-      const tools = igniteTools(room, spec.dialect, { approve });
+      const { tracer } = options;
+      const tools = igniteTools(room, spec.dialect, { approve, tracer });
 
       const turns: TurnRecord[] = [];
       const label = spec.scripted ? "assistant (scripted)" : "assistant";
@@ -135,6 +141,9 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
         tools,
         model,
         signal: options.signal,
+        tracer,
+        agentName: "room",
+        modelName: spec.modelName,
         onStep: (step: ToolLoopStep<RoomState, RoomEvent, Response, ResultBlock>) => {
           const calls = step.answers.map(({ call, route, outcome }): CallRecord => {
             return {
@@ -180,6 +189,7 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
 export function scriptedDemo(): Demo {
   return defineDemo({
     label: "a scripted conversation in the Anthropic format (scripted — no model is called)",
+    modelName: "scripted",
     scripted: true,
     dialect: anthropic,
     model: scriptedModel(),
@@ -203,6 +213,7 @@ export function pickDemo(env: Env, options: { fetch?: typeof fetch } = {}): Demo
     if (baseUrl !== undefined) checkUrl("ANTHROPIC_BASE_URL", baseUrl, "https://api.anthropic.com");
     return defineDemo({
       label: `Anthropic ${model}${baseUrl === undefined ? "" : ` at ${baseUrl}`}`,
+      modelName: model,
       scripted: false,
       dialect: anthropic,
       model: anthropicModel({ apiKey, model, baseUrl, system: SYSTEM_PROMPT, ...options }),
@@ -222,6 +233,7 @@ export function pickDemo(env: Env, options: { fetch?: typeof fetch } = {}): Demo
     const key = nonEmpty(env.OPENAI_API_KEY);
     return defineDemo({
       label: `OpenAI-compatible ${model} at ${baseUrl}`,
+      modelName: model,
       scripted: false,
       dialect: openai,
       model: openaiModel({ baseUrl, model, apiKey: key, system: SYSTEM_PROMPT, ...options }),

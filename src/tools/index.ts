@@ -5,6 +5,7 @@
 export type { InputLimits } from "./core/input-limits.js";
 export type { CoreOptions } from "./core/manifest.js";
 export { err, ok, type Result } from "./core/result.js";
+export type { ToolTracer, TraceHandle, TraceUnit } from "./core/tracing.js";
 export type {
   AbortSignalLike,
   AgentComponent,
@@ -71,6 +72,7 @@ export {
   type ToolLoopOptions,
   type ToolLoopResult,
   type ToolLoopStep,
+  type StreamingToolLoopOptions,
   type ToolLoopStop,
 } from "./shell/loop.js";
 export type { ToolLoopState } from "./shell/loop-state.js";

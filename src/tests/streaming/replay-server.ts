@@ -8,6 +8,8 @@ export interface Replay {
   pieces: string[];
   /** Drop the connection after the last piece instead of ending the response. */
   breakOff?: boolean;
+  /** Wait this long before each piece after the first, as a model writing its turn would. */
+  delayMs?: number;
 }
 
 /** A request as the server saw it. */
@@ -73,7 +75,9 @@ export async function startReplayServer(): Promise<ReplayServer> {
       return;
     }
     response.writeHead(200, { "content-type": replay.contentType });
-    for (const piece of replay.pieces) {
+    for (const [index, piece] of replay.pieces.entries()) {
+      if (replay.delayMs && index > 0)
+        await new Promise((resolve) => setTimeout(resolve, replay.delayMs));
       await new Promise<void>((resolve) => response.write(piece, () => resolve()));
     }
     if (replay.breakOff) response.socket?.destroy();

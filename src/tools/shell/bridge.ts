@@ -7,6 +7,7 @@ import { clip, describe, executeFailed, threw } from "../core/errors.js";
 import type { CoreOptions } from "../core/manifest.js";
 import { readCall, resolveToolCall } from "../core/resolve.js";
 import { err, ok, type Result } from "../core/result.js";
+import type { ToolTracer, TraceHandle } from "../core/tracing.js";
 import type {
   AbortSignalLike,
   AgentComponent,
@@ -27,6 +28,7 @@ import { type GuardOptions, guard, type PendingCall } from "./approval.js";
 import { checkComponent, checkOptions, onceEach } from "./checks.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
+import { traceCall } from "./tracing.js";
 import { turnCache } from "./turn-cache.js";
 
 /**
@@ -80,6 +82,14 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    * @default undefined — every valid, available call runs
    */
   approve?: ApprovalPolicy;
+  /**
+   * Reports each call — queued, validated, executed, answered — to a tracer: with
+   * `otelTracer(tracer)` from `ignite-element/tools/otel`, one OpenTelemetry GenAI
+   * `execute_tool {name}` span per call. See docs/telemetry.md.
+   *
+   * @default undefined — no spans, no cost
+   */
+  tracer?: ToolTracer;
 }
 
 /** Per-call options. */
@@ -92,6 +102,13 @@ export interface InvokeOptions extends GuardOptions {
    * @default undefined — the call cannot be aborted
    */
   signal?: AbortSignalLike;
+  /**
+   * The unit the call is traced under, started by the same `tracer` (the loop passes its turn).
+   * Without one, the call's span goes under whatever span the application has active.
+   *
+   * @default undefined
+   */
+  parent?: TraceHandle;
 }
 
 /** One answered call: what was asked, what happened, and the block sent back to the provider. */
@@ -149,6 +166,15 @@ export interface DialectToolBridge<S, E extends RuntimeEvent, ToolDefs, Response
     response: Response,
     options?: InvokeOptions,
   ): Promise<ToolCallAnswer<S, E, ResultBlock>[]>;
+  /**
+   * Invokes one parsed call and answers it, as `answerToolCalls` does each: queued behind every
+   * call made before it, so calls started one by one (as a stream makes them ready) still run in
+   * the order started.
+   */
+  answerToolCall(
+    call: NeutralToolCall,
+    options?: InvokeOptions,
+  ): Promise<ToolCallAnswer<S, E, ResultBlock>>;
 }
 
 /** A component bridged to a provider format that can also carry the conversation. */
@@ -262,7 +288,9 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
     guardOptions?: GuardOptions,
+    span?: TraceHandle,
   ): Promise<Run<S, E>> => {
+    span?.phase("validate");
     let schema: AgentSchema;
     try {
       schema = component.getSchema();
@@ -277,11 +305,14 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       return { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) };
     }
     if (options.approve === undefined && guardOptions?.ledger === undefined) {
+      span?.phase("execute");
       return { route: route.value, outcome: await execute(route.value, call, signal) };
     }
-    return guard(options.approve, route.value, call, schema, guardOptions, () =>
-      execute(route.value, call, signal),
-    );
+    span?.phase("approve");
+    return guard(options.approve, route.value, call, schema, guardOptions, () => {
+      span?.phase("execute");
+      return execute(route.value, call, signal);
+    });
   };
 
   // True only while `component.execute` runs synchronously: an invoke then comes from inside it,
@@ -330,19 +361,28 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     const read = readCall(raw);
     if (!read.ok) return Promise.resolve({ outcome: read });
     const call = read.value;
+    return traceCall(options.tracer, call, invokeOptions?.parent, (span) =>
+      queued(call, invokeOptions, span),
+    );
+  };
+  const queued = (
+    call: NeutralToolCall,
+    invokeOptions: InvokeOptions | undefined,
+    span: TraceHandle | undefined,
+  ): Promise<Run<S, E>> => {
     if (executing) return Promise.resolve({ outcome: err(failed(call, "reentrant", REENTRANT)) });
     const signal = invokeOptions?.signal;
     const previous = queue;
     if (signal === undefined) {
       // Nothing can answer this call before its turn: it waits for the one before, then runs.
-      const running = previous.then(() => step(call, undefined, invokeOptions));
+      const running = previous.then(() => step(call, undefined, invokeOptions, span));
       queue = running;
       return running;
     }
     const running = withDeadline(previous, undefined, signal).then(
       (waited): Promise<Run<S, E>> | Run<S, E> =>
         waited.done
-          ? step(call, signal, invokeOptions)
+          ? step(call, signal, invokeOptions, span)
           : { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) },
     );
     queue = Promise.all([previous, running]).then(() => undefined);
@@ -363,15 +403,14 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       call,
       project && result.ok ? projected(project, call, result.value) : result,
     );
+  const answerToolCall = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
+    const { route, outcome, pending } = await run(call, invokeOptions);
+    const block = toToolResult(call, outcome);
+    return pending ? { call, route, outcome, block, pending } : { call, route, outcome, block };
+  };
   // Every invoke is queued before any settles, so the calls run in the order parsed.
   const answerToolCalls = (response: Response, invokeOptions?: InvokeOptions) =>
-    Promise.all(
-      parseToolCalls(response).map(async (call) => {
-        const { route, outcome, pending } = await run(call, invokeOptions);
-        const block = toToolResult(call, outcome);
-        return pending ? { call, route, outcome, block, pending } : { call, route, outcome, block };
-      }),
-    );
+    Promise.all(parseToolCalls(response).map((call) => answerToolCall(call, invokeOptions)));
   const toToolDefs = turns.toToolDefs;
   const withDialect: DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> = {
     ...bridge,
@@ -379,6 +418,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     parseToolCalls,
     toToolResult,
     answerToolCalls,
+    answerToolCall,
     handleToolCalls: async (response, invokeOptions) =>
       (await answerToolCalls(response, invokeOptions)).map((answer) => answer.block),
   };

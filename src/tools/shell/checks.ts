@@ -37,8 +37,9 @@ export function checkOptions<Project>(options: {
   project?: Project;
   onWarning?: WarningSink;
   approve?: unknown;
+  tracer?: unknown;
 }): { timeoutMs: number | undefined; project: Project | undefined } {
-  const { timeoutMs, project, onWarning, approve } = options;
+  const { timeoutMs, project, onWarning, approve, tracer } = options;
   if (approve !== undefined && typeof approve !== "function") misuse("approve is not a function");
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
     misuse(`timeoutMs must be a number ≥ 0 (Infinity for none), not ${String(timeoutMs)}`);
@@ -47,6 +48,7 @@ export function checkOptions<Project>(options: {
   if (onWarning !== undefined && typeof onWarning !== "function") {
     misuse("onWarning is not a function");
   }
+  if (tracer !== undefined) checkTracer(tracer);
   // No limit at all needs no timer at all.
   return { timeoutMs: timeoutMs === Number.POSITIVE_INFINITY ? undefined : timeoutMs, project };
 }
@@ -100,5 +102,14 @@ export function gatingWarnings(
       code: "canExecute-without-gated",
       message: "canExecute() is never asked: no command is `gated: true`.",
     });
+  }
+}
+
+/** A `tracer` option: a `ToolTracer`, not the OpenTelemetry `Tracer` it is made of. */
+export function checkTracer(tracer: unknown): void {
+  if (typeof tracer !== "object" || tracer === null || !("start" in tracer)) {
+    misuse(
+      "tracer is not a ToolTracer: make one with otelTracer(tracer) from ignite-element/tools/otel",
+    );
   }
 }

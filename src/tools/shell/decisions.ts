@@ -5,6 +5,7 @@
  */
 import { denied } from "../core/errors.js";
 import { err, type Result } from "../core/result.js";
+import type { TraceHandle } from "../core/tracing.js";
 import type {
   AbortSignalLike,
   NeutralToolCall,
@@ -89,6 +90,8 @@ export interface ResumeCallsOptions {
   ledger?: CallLedger;
   /** Aborting answers the calls that have not run yet `cancelled`. */
   signal?: AbortSignalLike;
+  /** The span the approved calls' spans go under (the resumed turn's), with a `tracer`. */
+  parent?: TraceHandle;
   /**
    * The clock `expiresAt` is compared with, in milliseconds since the epoch.
    *
@@ -147,7 +150,9 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
               input: pending.input,
               ...(pending.toolName === undefined ? {} : { toolName: pending.toolName }),
             },
-            withApprovals({ ledger, signal: options.signal }, [pending.digest]),
+            withApprovals({ ledger, signal: options.signal, parent: options.parent }, [
+              pending.digest,
+            ]),
           )
         : await refuse<S, E>(ledger, pending, decision?.reason);
     const route =

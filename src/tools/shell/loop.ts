@@ -4,12 +4,15 @@
  * The application owns the model call (client, credentials, retries); the loop owns the order.
  */
 
+import { err, ok } from "../core/result.js";
+import type { ToolTracer, TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "../core/types.js";
-import type { PendingCall } from "./approval.js";
+import type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
 import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
-import { withDeadline } from "./deadline.js";
+import type { PendingCall } from "./approval.js";
 import { type CallLedger, scopedLedger } from "./ledger.js";
 import { pauseLoop, type ToolLoopState } from "./loop-state.js";
+import { ask } from "./loop-stream.js";
 
 /**
  * What the loop hands the application's model function each turn.
@@ -47,8 +50,9 @@ export interface ToolLoopStep<S, E extends RuntimeEvent, Response, ResultBlock> 
  * - `done` — the model answered without calling a tool;
  * - `maxTurns` — `maxTurns` model requests were made and the model still called tools;
  * - `aborted` — the signal aborted (before a request, during one, or while calls were answered);
- * - `error` — the model function threw or rejected (not because of the abort); `error` holds
- *   what it threw, and the transcript holds everything before it;
+ * - `error` — the model function threw or rejected, or its stream threw mid-way (not because of
+ *   the abort); `error` holds what it threw, and the transcript holds everything before it — with
+ *   the interrupted turn, answered, when it had calls;
  * - `approval` — the approval policy asked a person about a call: `pending` lists the calls that
  *   wait, `state` is what `resumeToolLoop` continues from.
  */
@@ -70,7 +74,8 @@ export interface ToolLoopOptions<
   /**
    * The application's own model call, with its client, credentials and retries. Its response
    * type is kept: `result.response` and each `step.response` are what it returned. A throw or
-   * rejection ends the loop with `stop: "error"` (or `"aborted"` when the signal aborted).
+   * rejection ends the loop with `stop: "error"` (or `"aborted"` when the signal aborted). To
+   * stream, return the SDK's stream instead and give `stream` (`StreamingToolLoopOptions`).
    *
    * @example
    * ```ts
@@ -107,6 +112,99 @@ export interface ToolLoopOptions<
    * @default undefined — calls are not recorded
    */
   ledger?: CallLedger;
+  /**
+   * Reports the run, each turn and each model request to a tracer, with the turn's calls (which
+   * the bridge's own `tracer` reports) under its turn: with `otelTracer(tracer)` from
+   * `ignite-element/tools/otel`, an `invoke_agent` span, a `turn {n}` span per turn and a
+   * `chat {model}` span per request. Give the same tracer to `igniteTools`. See
+   * docs/telemetry.md.
+   *
+   * @default undefined — no spans
+   */
+  tracer?: ToolTracer;
+  /**
+   * The model's name, for the spans: `gen_ai.request.model` and the span name `chat {model}`.
+   *
+   * @default undefined — the spans are named `chat`
+   */
+  modelName?: string;
+  /**
+   * The agent's name, for the spans: `gen_ai.agent.name` and the span name
+   * `invoke_agent {name}`.
+   *
+   * @default undefined — the span is named `invoke_agent`
+   */
+  agentName?: string;
+}
+
+/**
+ * Options of `runToolLoop` when the model streams: `model` returns (or resolves) the SDK's stream
+ * of the provider's events, and `stream` is that provider's accumulator. Each call starts as soon
+ * as its arguments are complete, while later calls still stream; calls still run one at a time in
+ * the model's order, and every call is answered. See docs/streaming.md.
+ *
+ * @example
+ * ```ts
+ * const options: StreamingToolLoopOptions<…> = {
+ *   tools: igniteTools(room, openai),
+ *   stream: openaiStream,
+ *   model: ({ tools, messages }) =>
+ *     client.chat.completions.create({ model: "gpt-4.1", tools, messages, stream: true }),
+ *   messages: [{ role: "user", content: "Dim the lights." }],
+ * };
+ * ```
+ * @typeParam Event - the provider's stream event, as the SDK yields it.
+ * @typeParam Streamed - the response the accumulator assembles: `result.response` and each
+ *   `step.response`.
+ */
+export interface StreamingToolLoopOptions<
+  S,
+  E extends RuntimeEvent,
+  ToolDefs,
+  Response,
+  ResultBlock,
+  Message,
+  Event,
+  Streamed extends Response,
+  Signal extends AbortSignalLike = AbortSignalLike,
+> extends Omit<
+    ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Streamed, Signal>,
+    "model"
+  > {
+  /**
+   * The application's own streaming model call: an async iterable of the provider's events, as
+   * the SDKs' stream objects are, returned or resolved. A throw or rejection before the stream
+   * ends the loop with `stop: "error"`; a stream that throws mid-way, see `stream`.
+   *
+   * @example
+   * ```ts
+   * model: ({ tools, messages, signal }) =>
+   *   client.messages.stream({ model: "claude-sonnet-4-6", max_tokens: 4096, tools, messages }, { signal }),
+   * ```
+   */
+  model: (
+    request: ModelRequest<ToolDefs, Message, Signal>,
+  ) => AsyncIterable<Event> | PromiseLike<AsyncIterable<Event>>;
+  /**
+   * The provider's accumulator, from its own entrypoint: `anthropicStream`, `openaiStream`,
+   * `openaiResponsesStream`, `geminiStream`, `ollamaStream`. The loop makes one per turn. A stream
+   * that ends early is read as a response the output limit cut: the call it cut is answered
+   * `InvalidInput` and never runs. A stream that throws mid-way (a lost connection) has every call
+   * answered, its turn appended when it has calls, and stops the loop with `stop: "error"`.
+   *
+   * @example
+   * ```ts
+   * stream: anthropicStream,
+   * ```
+   */
+  stream: () => StreamAccumulator<Event, Streamed>;
+  /**
+   * Hears a streamed turn's progress as it arrives: text, reasoning, a call started, a piece of
+   * its arguments, its arguments complete. A throw stops the stream as a lost connection would.
+   *
+   * @default undefined
+   */
+  onDelta?: (delta: StreamDelta, turn: number) => void;
 }
 
 /** The conversation, how it ended, and what the component last observed. */
@@ -128,6 +226,46 @@ export interface ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock
 }
 
 /**
+ * Runs the agent loop over a streaming model: each turn's stream is read into `stream`'s
+ * accumulator, `onDelta` hears its progress, and each call starts as soon as its arguments are
+ * complete — one at a time, in the model's order, every call answered.
+ *
+ * @example
+ * ```ts
+ * const result = await runToolLoop({
+ *   tools: igniteTools(room, anthropic),
+ *   stream: anthropicStream,
+ *   model: ({ tools, messages, signal }) =>
+ *     client.messages.stream({ model: "claude-sonnet-4-6", max_tokens: 4096, tools, messages }, { signal }),
+ *   messages: [{ role: "user", content: "Dim the lights." }],
+ *   onDelta: (delta) => delta.type === "text" && show(delta.text),
+ * });
+ * ```
+ */
+export function runToolLoop<
+  S,
+  E extends RuntimeEvent,
+  ToolDefs,
+  Response,
+  ResultBlock,
+  Message,
+  Event,
+  Streamed extends Response,
+  Signal extends AbortSignalLike = never,
+>(
+  options: StreamingToolLoopOptions<
+    S,
+    E,
+    ToolDefs,
+    Response,
+    ResultBlock,
+    Message,
+    Event,
+    Streamed,
+    Signal
+  >,
+): Promise<ToolLoopResult<S, E, Streamed, ResultBlock, Message>>;
+/**
  * Runs the agent loop over `tools` until the model stops calling tools (`done`), `maxTurns`
  * requests were made, the signal aborts, or the model function fails (`error`). Every call the
  * model made is answered, so the transcript is always one the provider accepts.
@@ -144,7 +282,7 @@ export interface ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock
  * console.log(result.stop, result.snapshot, result.response?.usage);
  * ```
  */
-export async function runToolLoop<
+export function runToolLoop<
   S,
   E extends RuntimeEvent,
   ToolDefs,
@@ -156,43 +294,67 @@ export async function runToolLoop<
   Signal extends AbortSignalLike = never,
 >(
   options: ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>,
+): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>>;
+export async function runToolLoop<
+  S,
+  E extends RuntimeEvent,
+  ToolDefs,
+  Response,
+  ResultBlock,
+  Message,
+  Returned extends Response,
+  Signal extends AbortSignalLike,
+  Event,
+>(
+  options:
+    | ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>
+    | StreamingToolLoopOptions<
+        S,
+        E,
+        ToolDefs,
+        Response,
+        ResultBlock,
+        Message,
+        Event,
+        Returned,
+        Signal
+      >,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
-  const { tools, model, maxTurns = 10, signal, onStep } = options;
+  const { tools, maxTurns = 10, signal, onStep, tracer } = options;
   let messages = [...options.messages];
   const steps: ToolLoopStep<S, E, Returned, ResultBlock>[] = [];
   let snapshot: S | undefined;
   let response: Returned | undefined;
-  const end = (stop: ToolLoopStop): ToolLoopResult<S, E, Returned, ResultBlock, Message> => ({
-    stop,
-    messages,
-    steps,
-    snapshot,
-    response,
-  });
+  const { agentName: agent, modelName } = options;
+  const run = resumed.has(options)
+    ? resumed.get(options)?.run
+    : tracer?.start({ kind: "run", agent });
+  let turnSpan: TraceHandle | undefined;
+  const end = (
+    stop: ToolLoopStop,
+    error?: unknown,
+  ): ToolLoopResult<S, E, Returned, ResultBlock, Message> => {
+    turnSpan?.end(ok(undefined));
+    run?.end(stop === "error" ? err(error) : ok(stop));
+    const result = { stop, messages, steps, snapshot, response };
+    return stop === "error" ? { ...result, error } : result;
+  };
 
-  const first = firstTurns.get(options) ?? 1;
+  const first = resumed.get(options)?.turn ?? 1;
   for (let turn = first; turn < first + maxTurns; turn++) {
     if (signal?.aborted) return end("aborted");
+    turnSpan = tracer?.start({ kind: "turn", turn }, run);
     const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
-    let reply: Returned;
-    try {
-      const asked = model(request);
-      // Raced against the signal: a model call that ignores it does not hold the loop. When the
-      // signal aborted during the call itself, a reply that has already arrived is still taken:
-      // it is given until the next macrotask, and a reply that never comes is not waited for.
-      const waited = signal?.aborted
-        ? await withDeadline(asked, 0, undefined)
-        : await withDeadline(asked, undefined, signal);
-      if (!waited.done) return end("aborted");
-      reply = waited.value;
-    } catch (error) {
-      if (signal?.aborted) return end("aborted");
-      return { ...end("error"), error };
-    }
-    response = reply;
-    // Every call is answered, even after an abort, so the transcript stays one a provider accepts.
+    const chat = tracer?.start({ kind: "request", turn, model: modelName }, turnSpan);
     const ledger = options.ledger && scopedLedger(options.ledger, `turn-${turn}`);
-    const answers = await tools.answerToolCalls(reply, ledger ? { signal, ledger } : { signal });
+    const context = { ...options, signal, ledger, parent: turnSpan, span: chat, turn };
+    const asked = await ask<S, E, Response, ResultBlock, Returned, Event, Returned>(context, () =>
+      options.model(request),
+    );
+    if (!asked.turn) return end(asked.stop, asked.error);
+    const reply = asked.response;
+    response = reply;
+    const { answers } = asked;
     if (answers.some((answer) => answer.pending)) {
       const left = first + maxTurns - 1 - turn;
       return { ...end("approval"), ...pauseLoop(messages, reply, turn, left, answers, options) };
@@ -209,18 +371,26 @@ export async function runToolLoop<
     };
     steps.push(step);
     onStep?.(step);
+    // A stream that broke off ends the loop once its calls are answered.
+    if (asked.stop) return end(asked.stop, asked.error);
     // An abort that came with the model's last answer is still an abort, not `done`.
     if (signal?.aborted) return end("aborted");
     if (answers.length === 0) return end("done");
+    turnSpan?.end(ok(undefined));
+    turnSpan = undefined;
   }
   return end("maxTurns");
 }
 
-// The turn a resumed loop goes on from, keyed by its options object (see resumeToolLoop).
-const firstTurns = new WeakMap<object, number>();
+// Where a resumed loop goes on from, keyed by its options object (see resumeToolLoop): its
+// first turn, and the run span it already opened.
+const resumed = new WeakMap<object, { turn: number; run: TraceHandle | undefined }>();
 
-/** Makes `runToolLoop(options)` number its first request `turn` (a resumed loop goes on). */
-export function startAt<O extends object>(options: O, turn: number): O {
-  firstTurns.set(options, turn);
+/**
+ * Makes `runToolLoop(options)` number its first request `turn` and report its turns under `run`
+ * (a resumed loop goes on).
+ */
+export function startAt<O extends object>(options: O, turn: number, run?: TraceHandle): O {
+  resumed.set(options, { turn, run });
   return options;
 }

@@ -1,6 +1,8 @@
 /**
  * `resumeToolLoop`: a loop paused for approval, settled with a person's decisions and continued.
  */
+import { err, ok } from "../core/result.js";
+import type { ToolTracer } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
 import type { ApprovalDecision } from "./approval.js";
 import type { LoopToolBridge } from "./bridge.js";
@@ -44,6 +46,12 @@ export interface ResumeToolLoopOptions<
   onStep?: (step: ToolLoopStep<S, E, Response, ResultBlock>) => void;
   /** The clock decisions' `expiresAt` is compared with. @default Date.now */
   now?: () => number;
+  /** As for `runToolLoop`: the resumed run, its turns, requests and calls, as one run. */
+  tracer?: ToolTracer;
+  /** As for `runToolLoop`: the model's name on the spans. */
+  modelName?: string;
+  /** As for `runToolLoop`: the agent's name on the spans. */
+  agentName?: string;
 }
 
 /**
@@ -74,13 +82,25 @@ export async function resumeToolLoop<
 >(
   options: ResumeToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Signal>,
 ): Promise<ToolLoopResult<S, E, Response, ResultBlock, Message>> {
-  const { tools, model, state, signal, onStep } = options;
+  const { tools, model, state, signal, onStep, tracer, modelName, agentName } = options;
   const ledger = options.ledger ?? memoryLedger(state.ledger);
-  const answers = await resumeToolCalls(tools, state.paused, options.decisions, {
-    ledger: scopedLedger(ledger, `turn-${state.turn}`),
-    ...(signal === undefined ? {} : { signal }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-  });
+  // One run span for the settled turn and the turns after it, as runToolLoop makes for its own.
+  const run = tracer?.start({ kind: "run", agent: agentName });
+  const turn = tracer?.start({ kind: "turn", turn: state.turn }, run);
+  let answers: Awaited<ReturnType<typeof resumeToolCalls<S, E, ResultBlock>>>;
+  try {
+    answers = await resumeToolCalls(tools, state.paused, options.decisions, {
+      ledger: scopedLedger(ledger, `turn-${state.turn}`),
+      ...(signal === undefined ? {} : { signal }),
+      ...(turn === undefined ? {} : { parent: turn }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+  } catch (error) {
+    turn?.end(err(error));
+    run?.end(err(error));
+    throw error;
+  }
+  turn?.end(ok(undefined));
   const messages = tools.appendTurn(
     state.messages,
     state.response,
@@ -97,8 +117,11 @@ export async function resumeToolLoop<
   let snapshot: S | undefined;
   for (const { outcome } of answers) if (outcome.ok) snapshot = outcome.value.snapshot;
   const settled = { messages, steps: [step], snapshot, response: state.response };
-  if (signal?.aborted) return { stop: "aborted", ...settled };
-  if (state.turnsLeft <= 0) return { stop: "maxTurns", ...settled };
+  if (signal?.aborted || state.turnsLeft <= 0) {
+    const stop = signal?.aborted ? "aborted" : "maxTurns";
+    run?.end(ok(stop));
+    return { stop, ...settled };
+  }
   const rest = await runToolLoop(
     startAt(
       {
@@ -109,8 +132,12 @@ export async function resumeToolLoop<
         ledger,
         ...(signal === undefined ? {} : { signal }),
         ...(onStep === undefined ? {} : { onStep }),
+        ...(tracer === undefined ? {} : { tracer }),
+        ...(modelName === undefined ? {} : { modelName }),
+        ...(agentName === undefined ? {} : { agentName }),
       },
       state.turn + 1,
+      run,
     ),
   );
   return {

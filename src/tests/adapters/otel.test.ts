@@ -1,0 +1,292 @@
+import {
+  type Context,
+  type ContextManager,
+  context,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { afterEach, describe, expect, it } from "vitest";
+import { ollama } from "../../tools/dialects/ollama.js";
+import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
+import {
+  fakeDialect,
+  igniteTools,
+  runToolLoop,
+  scriptedModel,
+  type ToolTracer,
+} from "../../tools/index.js";
+import { otelTracer } from "../../tools/adapters/otel.js";
+import { Counter } from "../fixtures.js";
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracer = (recordContent = false): ToolTracer =>
+  otelTracer(provider.getTracer("ignite-test"), { recordContent });
+
+afterEach(() => exporter.reset());
+
+const spans = () => exporter.getFinishedSpans();
+const named = (name: string) => spans().filter((span) => span.name === name);
+const only = (name: string): ReadableSpan => {
+  const found = named(name);
+  expect(found).toHaveLength(1);
+  return found[0] as ReadableSpan;
+};
+const idOf = (span: ReadableSpan) => span.spanContext().spanId;
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+const events = (span: ReadableSpan) => span.events.map((event) => event.name);
+/** The finished spans as a tree of names, children in start order. */
+function tree(parent?: string, depth = 0): string[] {
+  return spans()
+    .filter((span) => parentOf(span) === parent)
+    .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1])
+    .flatMap((span) => [`${"  ".repeat(depth)}${span.name}`, ...tree(idOf(span), depth + 1)]);
+}
+
+describe("otelTracer with igniteTools", () => {
+  it("opens one execute_tool span per call, named and attributed by the GenAI conventions", async () => {
+    const tools = igniteTools(new Counter(), fakeDialect, { tracer: tracer() });
+    await tools.handleToolCalls({
+      toolCalls: [{ id: "call_1", name: "increment", input: { by: 2 } }],
+    });
+
+    const span = only("execute_tool increment");
+    expect(span.kind).toBe(SpanKind.INTERNAL);
+    expect(span.attributes).toEqual({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "increment",
+      "gen_ai.tool.call.id": "call_1",
+      "gen_ai.tool.type": "function",
+    });
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    // The validation and execute phases, as events on the call's span.
+    expect(events(span)).toEqual(["ignite.tool.validate", "ignite.tool.execute"]);
+    expect(parentOf(span)).toBeUndefined();
+  });
+
+  it("records the input and result only when the application opts in", async () => {
+    const plain = igniteTools(new Counter(), fakeDialect, { tracer: tracer() });
+    await plain.invoke({ name: "increment", input: { by: 2 } });
+    const [quiet] = spans();
+    expect(Object.keys(quiet?.attributes ?? {})).not.toContain("gen_ai.tool.call.arguments");
+    expect(Object.keys(quiet?.attributes ?? {})).not.toContain("gen_ai.tool.call.result");
+    exporter.reset();
+
+    const open = igniteTools(new Counter(), fakeDialect, { tracer: tracer(true) });
+    await open.invoke({ name: "increment", input: { by: 2 } });
+    expect(only("execute_tool increment").attributes).toMatchObject({
+      "gen_ai.tool.call.arguments": '{"by":2}',
+      "gen_ai.tool.call.result": JSON.stringify({
+        snapshot: { count: 2, limit: 10, locked: false },
+        events: [{ type: "incremented", payload: { by: 2 } }],
+      }),
+    });
+  });
+
+  it("sets status ERROR and error.type to the ToolError's kind, with the phase it reached", async () => {
+    const failing = new Counter();
+    failing.execute = async () => {
+      throw new Error("disk full");
+    };
+    const tools = igniteTools(failing, fakeDialect, { tracer: tracer(true) });
+    await tools.handleToolCalls({
+      toolCalls: [
+        { id: "1", name: "increment", input: { by: 99 } },
+        { id: "2", name: "explode", input: {} },
+        { id: "3", name: "reset", input: {} },
+        { id: "4", name: "increment", input: { by: 1 } },
+      ],
+    });
+
+    const [invalid, thrown] = named("execute_tool increment");
+    expect(invalid?.attributes["error.type"]).toBe("InvalidInput");
+    expect(invalid?.status).toMatchObject({ code: SpanStatusCode.ERROR });
+    expect(invalid?.status.message).toContain("must be <= 5");
+    expect(events(invalid as ReadableSpan)).toEqual(["ignite.tool.validate"]);
+    expect(invalid?.attributes).not.toHaveProperty("gen_ai.tool.call.result");
+    expect(only("execute_tool explode").attributes["error.type"]).toBe("UnknownCommand");
+    expect(only("execute_tool reset").attributes["error.type"]).toBe("Unavailable");
+    expect(thrown?.attributes).toMatchObject({
+      "error.type": "ExecuteFailed",
+      "ignite.tool.failure_reason": "threw",
+    });
+    expect(events(thrown as ReadableSpan)).toEqual(["ignite.tool.validate", "ignite.tool.execute"]);
+  });
+
+  it("goes under the span the application has active when no parent is given", async () => {
+    // A context manager as simple as the browser's: the context `with` gives, while it runs.
+    const stack: Context[] = [ROOT_CONTEXT];
+    const manager: ContextManager = {
+      active: () => stack.at(-1) ?? ROOT_CONTEXT,
+      with: (within, fn, thisArg, ...args) => {
+        stack.push(within);
+        try {
+          return fn.apply(thisArg, args);
+        } finally {
+          stack.pop();
+        }
+      },
+      bind: (_within, target) => target,
+      enable() {
+        return this;
+      },
+      disable() {
+        return this;
+      },
+    };
+    context.setGlobalContextManager(manager);
+    try {
+      const tools = igniteTools(new Counter(), fakeDialect, { tracer: tracer() });
+      const outer = provider.getTracer("app").startSpan("handle request");
+      await context.with(trace.setSpan(context.active(), outer), () =>
+        tools.invoke({ name: "increment", input: {} }),
+      );
+      outer.end();
+      expect(parentOf(only("execute_tool increment"))).toBe(outer.spanContext().spanId);
+    } finally {
+      context.disable();
+    }
+  });
+
+  it("rejects an OpenTelemetry Tracer passed as it is, with a TypeError naming otelTracer", () => {
+    const raw = provider.getTracer("raw");
+    // @ts-expect-error an OpenTelemetry Tracer is not a ToolTracer
+    expect(() => igniteTools(new Counter(), fakeDialect, { tracer: raw })).toThrow(
+      /otelTracer\(tracer\) from ignite-element\/tools\/otel/,
+    );
+  });
+
+  it("records nothing and costs no span without a tracer", async () => {
+    await igniteTools(new Counter()).invoke({ name: "increment", input: {} });
+    expect(spans()).toEqual([]);
+  });
+});
+
+describe("otelTracer with runToolLoop", () => {
+  it("shows the whole run: invoke_agent, a turn each, its chat request and its tool calls", async () => {
+    const shared = tracer();
+    const { model } = scriptedModel([
+      [
+        { id: "1", name: "increment", input: { by: 2 } },
+        { id: "2", name: "setLimit", input: 99 },
+      ],
+      [{ id: "3", name: "reset", input: {} }],
+    ]);
+    const result = await runToolLoop({
+      tools: igniteTools(new Counter(), fakeDialect, { tracer: shared }),
+      model,
+      messages: [{ role: "user", content: "Go." }],
+      tracer: shared,
+      modelName: "scripted-1",
+      agentName: "counter",
+    });
+    expect(result.stop).toBe("done");
+
+    expect(tree()).toEqual([
+      "invoke_agent counter",
+      "  turn 1",
+      "    chat scripted-1",
+      "    execute_tool increment",
+      "    execute_tool setLimit",
+      "  turn 2",
+      "    chat scripted-1",
+      "    execute_tool reset",
+      "  turn 3",
+      "    chat scripted-1",
+    ]);
+    const run = only("invoke_agent counter");
+    expect(run.kind).toBe(SpanKind.INTERNAL);
+    expect(run.attributes).toEqual({
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.name": "counter",
+      "ignite.stop": "done",
+    });
+    const [chat] = named("chat scripted-1");
+    expect(chat?.kind).toBe(SpanKind.CLIENT);
+    expect(chat?.attributes).toEqual({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "scripted-1",
+      "ignite.turn": 1,
+    });
+    expect(only("execute_tool setLimit").attributes["error.type"]).toBe("InvalidInput");
+    // One trace.
+    expect(new Set(spans().map((span) => span.spanContext().traceId)).size).toBe(1);
+  });
+
+  it("marks the request and the run ERROR when the model function throws", async () => {
+    const shared = tracer();
+    const result = await runToolLoop({
+      tools: igniteTools(new Counter(), fakeDialect, { tracer: shared }),
+      model: async () => {
+        throw new TypeError("503 Service Unavailable");
+      },
+      messages: [],
+      tracer: shared,
+    });
+    expect(result.stop).toBe("error");
+    expect(tree()).toEqual(["invoke_agent", "  turn 1", "    chat"]);
+    expect(only("chat").attributes["error.type"]).toBe("TypeError");
+    expect(only("chat").status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: "503 Service Unavailable",
+    });
+    expect(only("chat").events.map((event) => event.name)).toEqual(["exception"]);
+    expect(only("invoke_agent").attributes).toMatchObject({
+      "error.type": "TypeError",
+      "ignite.stop": "error",
+    });
+  });
+
+  it("starts a streamed call's span while its chat request is still streaming", async () => {
+    const shared = tracer();
+    const counter = new Counter();
+    const chunk = (message: OllamaChatChunk["message"], done = false): OllamaChatChunk => ({
+      message,
+      done,
+      ...(done ? { done_reason: "stop" } : {}),
+    });
+    const call = (name: string, args: Record<string, unknown>) =>
+      chunk({
+        role: "assistant",
+        content: "",
+        tool_calls: [{ function: { name, arguments: args } }],
+      });
+    async function* turn(parts: OllamaChatChunk[]) {
+      for (const part of parts) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield part;
+      }
+    }
+    let turns = 0;
+    await runToolLoop({
+      tools: igniteTools(counter, ollama, { tracer: shared }),
+      stream: ollamaStream,
+      model: () =>
+        turns++ === 0
+          ? turn([
+              call("increment", { by: 1 }),
+              call("increment", { by: 2 }),
+              chunk({ role: "assistant", content: "" }, true),
+            ])
+          : turn([chunk({ role: "assistant", content: "Done." }, true)]),
+      messages: [{ role: "user", content: "Go." }],
+      tracer: shared,
+    });
+
+    const [chat] = named("chat");
+    const [first, second] = named("execute_tool increment");
+    const nanos = ([seconds, nanoseconds]: [number, number]) => seconds * 1e9 + nanoseconds;
+    expect(nanos(first?.endTime ?? [0, 0])).toBeLessThan(nanos(chat?.endTime ?? [0, 0]));
+    expect(nanos(second?.startTime ?? [0, 0])).toBeLessThan(nanos(chat?.endTime ?? [0, 0]));
+    expect(parentOf(first as ReadableSpan)).toBe(parentOf(chat as ReadableSpan));
+    expect(counter.calls.map((made) => made.input)).toEqual([{ by: 1 }, { by: 2 }]);
+  });
+});

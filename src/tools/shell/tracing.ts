@@ -1,0 +1,23 @@
+/**
+ * Reporting a call to the tracer. Only the calls: what a span is named and carries is the
+ * tracer's business (`ignite-element/tools/otel`), so this costs next to nothing without one.
+ */
+
+import type { Result } from "../core/result.js";
+import type { ToolTracer, TraceHandle } from "../core/tracing.js";
+import type { NeutralToolCall } from "../core/types.js";
+
+/** Runs `body` as a `call` unit under `parent`, when there is a tracer. */
+export function traceCall<Run extends { outcome: Result<unknown, unknown> }>(
+  tracer: ToolTracer | undefined,
+  call: NeutralToolCall,
+  parent: TraceHandle | undefined,
+  body: (handle: TraceHandle | undefined) => Promise<Run>,
+): Promise<Run> {
+  if (!tracer) return body(undefined);
+  const handle = tracer.start({ kind: "call", call }, parent);
+  return body(handle).then((run) => {
+    handle.end(run.outcome);
+    return run;
+  });
+}
