@@ -325,3 +325,45 @@ describe.each(providers as Provider<unknown>[])(
     });
   },
 );
+
+/** Copies of `event`, one per field named `key` at any depth, with that field set to `value`. */
+function reindexed(event: unknown, key: string, value: number): unknown[] {
+  const count = slots(event).filter(([, name]) => name === key).length;
+  return Array.from({ length: count }, (_, nth) => {
+    const copy: unknown = structuredClone(event);
+    const place = slots(copy).filter(([, name]) => name === key)[nth];
+    if (place) place[0][place[1]] = value;
+    return copy;
+  });
+}
+
+const INDEX_KEYS: Record<string, string> = {
+  anthropic: "index",
+  openai: "index",
+  openaiResponses: "output_index",
+};
+
+describe.each(providers.filter(({ name }) => name in INDEX_KEYS) as Provider<unknown>[])(
+  "the $name accumulator, given a corrupted index",
+  (provider) => {
+    const key = INDEX_KEYS[provider.name] ?? "index";
+    const callsOf = reader(provider);
+    it.each([2 ** 40, 7, 1])(
+      "ignores an index of %i where no item can be, and lists every call it counts as ready",
+      (index) => {
+        for (const recording of provider.recordings) {
+          recording.forEach((event, at) => {
+            for (const changed of reindexed(event, key, index)) {
+              const turn = provider.turn();
+              feed(
+                turn,
+                recording.map((original, i) => (i === at ? changed : original)),
+              );
+              expect(callsOf(turn.response()).length).toBeGreaterThanOrEqual(turn.ready);
+            }
+          });
+        }
+      },
+    );
+  },
+);

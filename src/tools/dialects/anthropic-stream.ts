@@ -122,7 +122,6 @@ export function anthropicStream(): AnthropicStreamAccumulator {
   const blocks: Block[] = [];
   const calls = callLog();
   let finished = false;
-  let started = -1;
 
   /** Every stopped tool block before `index` is complete: the model moved past it. */
   const movedPast = (index: number, out: StreamDelta[]) => {
@@ -145,7 +144,9 @@ export function anthropicStream(): AnthropicStreamAccumulator {
         if (isRecord(event.message)) message = { stop_reason: null, ...event.message };
         break;
       case "content_block_start":
-        if (isRecord(event.content_block) && index >= 0)
+        // Blocks start once each, numbered in order: a start anywhere else is a corrupted event,
+        // ignored, as it would count a call where the content does not list it.
+        if (isRecord(event.content_block) && index === blocks.length)
           startBlock(index, event.content_block, out);
         break;
       case "content_block_delta":
@@ -173,7 +174,6 @@ export function anthropicStream(): AnthropicStreamAccumulator {
     }
     if (fields.type === "text") textDelta(out, "text", fields.text);
     blocks[index] = block;
-    started = Math.max(started, index);
     movedPast(index, out);
   }
 
@@ -219,7 +219,8 @@ export function anthropicStream(): AnthropicStreamAccumulator {
   function stopBlock(block: Block, index: number, out: StreamDelta[]) {
     block.stopped = true;
     if (block.json !== undefined) block.input = readInput(block.json, block.fields.input, false);
-    if (index < started) calls.complete(block.call, out);
+    // A later block has started: the model moved past this one.
+    if (index < blocks.length - 1) calls.complete(block.call, out);
   }
 
   function endMessage(delta: Record<string, unknown>, usage: unknown, out: StreamDelta[]) {

@@ -9,7 +9,7 @@ import { shapeError } from "../wire/describe-value.js";
 import {
   callLog,
   idOf,
-  positionOf,
+  slotOf,
   type StreamAccumulator,
   type StreamDelta,
   textDelta,
@@ -115,7 +115,7 @@ export function openaiResponsesStream(): OpenAIResponsesStreamAccumulator {
       if (type === "response.completed") calls.completeAll(out);
       return out;
     }
-    const at = positionOf(event.output_index);
+    const at = slotOf(output, event.output_index);
     const dot = type.lastIndexOf(".");
     const [family, step] = [type.slice(0, dot), type.slice(dot + 1)];
     if (family === "response.output_item" && isRecord(event.item) && at >= 0) {
@@ -129,14 +129,17 @@ export function openaiResponsesStream(): OpenAIResponsesStreamAccumulator {
     if (text) streamText(item, event, text, step, out);
     else if (part && isRecord(event.part)) {
       const [list, index] = part;
-      partsOf(item, list)[Number(event[index as keyof typeof event])] = { ...event.part };
+      const parts = partsOf(item, list);
+      const slot = slotOf(parts, event[index as keyof typeof event]);
+      if (slot >= 0) parts[slot] = { ...event.part };
     } else if (family === "response.function_call_arguments" && item.type === "function_call") {
       streamArguments(at, item, event, step, out);
     } else if (type === "response.output_text.annotation.added") {
       const target = partsOf(item, "content")[Number(event.content_index)];
       if (isRecord(target)) {
         const annotations = Array.isArray(target.annotations) ? [...target.annotations] : [];
-        annotations[Number(event.annotation_index)] = event.annotation;
+        const slot = slotOf(annotations, event.annotation_index);
+        if (slot >= 0) annotations[slot] = event.annotation;
         target.annotations = annotations;
       }
     }
@@ -145,7 +148,8 @@ export function openaiResponsesStream(): OpenAIResponsesStreamAccumulator {
 
   function setItem(at: number, item: Item, whole: boolean, out: StreamDelta[]) {
     output[at] = copyItem(item);
-    if (item.type === "function_call" && !calls.get(at)) {
+    // Calls are counted in the order of their items: only the last item can begin one.
+    if (item.type === "function_call" && !calls.get(at) && at === output.length - 1) {
       calls.start(at, idOf(item.call_id).id, typeof item.name === "string" ? item.name : "", out);
     }
     if (!whole) return;

@@ -16,6 +16,7 @@ import {
   type StreamAccumulator,
   type StreamDelta,
   scanJson,
+  slotOf,
   type TrackedCall,
   textDelta,
 } from "../wire/stream.js";
@@ -130,7 +131,9 @@ const SHAPE = "a Chat Completions stream chunk (an object with a `choices` array
  */
 export function openaiStream(): OpenAIChatStreamAccumulator {
   let top: Record<string, unknown> | undefined;
-  const choices: ChoiceState[] = [];
+  // Keyed by the choice's own `index`, which each choice carries: with `n > 1` their chunks may
+  // arrive in any order, so a map, listed by index.
+  const choices = new Map<number, ChoiceState>();
   const calls = callLog();
 
   const push = (chunk: OpenAIChatChunk): StreamDelta[] => {
@@ -152,8 +155,8 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
   function applyChoice(choice: Record<string, unknown>, out: StreamDelta[]) {
     const { delta, finish_reason: finish, index, logprobs, ...other } = choice;
     const position = Number(index);
-    const state = choices[position] ?? { fields: {}, logprobs: null };
-    choices[position] = state;
+    const state = choices.get(position) ?? { fields: {}, logprobs: null };
+    choices.set(position, state);
     Object.assign(state.fields, other);
     if (isRecord(logprobs)) state.logprobs = mergeLogprobs(state.logprobs, logprobs);
     // Only the first choice is what the dialect reads; its progress is the turn's.
@@ -176,9 +179,9 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
     if (!Array.isArray(delta.tool_calls)) return;
     const list = state.toolCalls ?? [];
     state.toolCalls = list;
-    const tracked = state === choices[0];
+    const tracked = state === choices.get(0);
     for (const piece of delta.tool_calls) {
-      if (isRecord(piece) && positionOf(piece.index) >= 0) {
+      if (isRecord(piece) && slotOf(list, piece.index) >= 0) {
         applyToolCall(list, piece, tracked, out);
       }
     }
@@ -224,15 +227,15 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
       return {
         ...fields,
         object: "chat.completion",
-        choices: choices.flatMap((state, index) => [
-          {
+        choices: [...choices]
+          .sort(([a], [b]) => a - b)
+          .map(([index, state]) => ({
             ...state.fields,
             index,
             finish_reason: state.finish ?? "length",
             logprobs: state.logprobs,
             message: messageOf(state),
-          },
-        ]),
+          })),
         ...(fingerprint ? { system_fingerprint: fingerprint } : {}),
       };
     },
@@ -240,7 +243,7 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
       return calls.ready;
     },
     get finished() {
-      return choices[0]?.finish !== undefined;
+      return choices.get(0)?.finish !== undefined;
     },
   };
 }
@@ -262,7 +265,7 @@ function messageOf(state: ChoiceState): OpenAIChatAssistantMessage {
  */
 function cutAtFirstUnfinished({ toolCalls = [], finish }: ChoiceState): ToolCallState[] {
   if (finish !== undefined) return toolCalls;
-  const unfinished = toolCalls.findIndex((call) => call && call.progress.state !== "closed");
+  const unfinished = toolCalls.findIndex((call) => call.progress.state !== "closed");
   return unfinished < 0 ? toolCalls : toolCalls.slice(0, unfinished + 1);
 }
 

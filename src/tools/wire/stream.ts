@@ -138,6 +138,18 @@ export function positionOf(index: unknown): number {
   return Number.isInteger(index) && Number(index) >= 0 ? Number(index) : -1;
 }
 
+/**
+ * Where a provider's index may put an item in `list`: on an item already there, or right after the
+ * last; -1 for anything else. Providers number blocks, calls, items and parts from 0 without gaps,
+ * so every index of a real stream qualifies. A corrupted one is ignored: as an array position,
+ * `index: 4e9` would make an array of four billion holes that every later pass walks, and a call
+ * begun out of order would be counted in an order the response does not list it in.
+ */
+export function slotOf(list: readonly unknown[], index: unknown): number {
+  const position = positionOf(index);
+  return position <= list.length ? position : -1;
+}
+
 /** Appends a text or reasoning delta, unless it is empty. */
 export function textDelta(out: StreamDelta[], type: "text" | "reasoning", text: unknown): void {
   if (typeof text === "string" && text !== "") out.push({ type, text });
