@@ -245,6 +245,26 @@ describe("otelTracer with runToolLoop", () => {
     });
   });
 
+  it("ends the turn and the run with what onStep threw, and lets the throw reach the application", async () => {
+    const shared = tracer();
+    const bug = new RangeError("onStep broke");
+    const running = runToolLoop({
+      tools: igniteTools(new Counter(), fakeDialect, { tracer: shared }),
+      model: scriptedModel([[{ id: "c1", name: "increment", input: { by: 1 } }]]).model,
+      messages: [],
+      onStep: () => {
+        throw bug;
+      },
+      tracer: shared,
+    });
+    await expect(running).rejects.toBe(bug);
+    expect(tree()).toEqual(["invoke_agent", "  turn 1", "    chat", "    execute_tool increment"]);
+    for (const name of ["turn 1", "invoke_agent"]) {
+      expect(only(name).attributes["error.type"]).toBe("RangeError");
+      expect(only(name).status.code).toBe(SpanStatusCode.ERROR);
+    }
+  });
+
   it("starts a streamed call's span while its chat request is still streaming", async () => {
     const shared = tracer();
     const counter = new Counter();

@@ -341,43 +341,51 @@ export async function runToolLoop<
   };
 
   const first = resumed.get(options)?.turn ?? 1;
-  for (let turn = first; turn < first + maxTurns; turn++) {
-    if (signal?.aborted) return end("aborted");
-    turnSpan = tracer?.start({ kind: "turn", turn }, run);
-    const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
-    const chat = tracer?.start({ kind: "request", turn, model: modelName }, turnSpan);
-    const ledger = options.ledger && scopedLedger(options.ledger, `turn-${turn}`);
-    const context = { ...options, signal, ledger, parent: turnSpan, span: chat, turn };
-    const asked = await ask<S, E, Response, ResultBlock, Returned, Event, Returned>(context, () =>
-      options.model(request),
-    );
-    if (!asked.turn) return end(asked.stop, asked.error);
-    const reply = asked.response;
-    response = reply;
-    const { answers } = asked;
-    if (answers.some((answer) => answer.pending)) {
-      const left = first + maxTurns - 1 - turn;
-      return { ...end("approval"), ...pauseLoop(messages, reply, turn, left, answers, options) };
+  try {
+    for (let turn = first; turn < first + maxTurns; turn++) {
+      if (signal?.aborted) return end("aborted");
+      turnSpan = tracer?.start({ kind: "turn", turn }, run);
+      const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
+      const chat = tracer?.start({ kind: "request", turn, model: modelName }, turnSpan);
+      const ledger = options.ledger && scopedLedger(options.ledger, `turn-${turn}`);
+      const context = { ...options, signal, ledger, parent: turnSpan, span: chat, turn };
+      const asked = await ask<S, E, Response, ResultBlock, Returned, Event, Returned>(context, () =>
+        options.model(request),
+      );
+      if (!asked.turn) return end(asked.stop, asked.error);
+      const reply = asked.response;
+      response = reply;
+      const { answers } = asked;
+      if (answers.some((answer) => answer.pending)) {
+        const left = first + maxTurns - 1 - turn;
+        return { ...end("approval"), ...pauseLoop(messages, reply, turn, left, answers, options) };
+      }
+      const blocks = answers.map((answer) => answer.block);
+      messages = tools.appendTurn(messages, reply, blocks);
+      for (const { outcome } of answers) if (outcome.ok) snapshot = outcome.value.snapshot;
+      const step = {
+        turn,
+        response: reply,
+        calls: answers.map((answer) => answer.call),
+        answers,
+        errors: answers.flatMap((answer) => (answer.outcome.ok ? [] : [answer.outcome.error])),
+      };
+      steps.push(step);
+      onStep?.(step);
+      // A stream that broke off ends the loop once its calls are answered.
+      if (asked.stop) return end(asked.stop, asked.error);
+      // An abort that came with the model's last answer is still an abort, not `done`.
+      if (signal?.aborted) return end("aborted");
+      if (answers.length === 0) return end("done");
+      turnSpan?.end(ok(undefined));
+      turnSpan = undefined;
     }
-    const blocks = answers.map((answer) => answer.block);
-    messages = tools.appendTurn(messages, reply, blocks);
-    for (const { outcome } of answers) if (outcome.ok) snapshot = outcome.value.snapshot;
-    const step = {
-      turn,
-      response: reply,
-      calls: answers.map((answer) => answer.call),
-      answers,
-      errors: answers.flatMap((answer) => (answer.outcome.ok ? [] : [answer.outcome.error])),
-    };
-    steps.push(step);
-    onStep?.(step);
-    // A stream that broke off ends the loop once its calls are answered.
-    if (asked.stop) return end(asked.stop, asked.error);
-    // An abort that came with the model's last answer is still an abort, not `done`.
-    if (signal?.aborted) return end("aborted");
-    if (answers.length === 0) return end("done");
-    turnSpan?.end(ok(undefined));
-    turnSpan = undefined;
+  } catch (error) {
+    // The application's bug (`onStep` threw, a reply its dialect cannot read) reaches it as it
+    // was thrown, with the turn and run it broke ended first, not left open for ever.
+    turnSpan?.end(err(error));
+    run?.end(err(error));
+    throw error;
   }
   return end("maxTurns");
 }
