@@ -184,19 +184,28 @@ function sizeRows(): Row[] {
   notes.push(...result.notes.map((note) => `7  ${note}`));
   if (!fresh) notes.push("7  dist/ missing or older than src/tools: sizes bundled from src/");
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
-  // The issue's targets; check-size enforces its own budgets, which are larger for the three
-  // dialects docs/performance.md explains, so both are shown.
-  const targetOf = (entry: string) => (entry === "ignite-element/tools" ? 6 * 1024 : 2.5 * 1024);
+  // The targets the issues set: 6 KB for the core and 2.5 KB for each dialect (the first
+  // performance issue), 15 KB for the CSP-safe browser bundle (the reshape). check-size enforces
+  // its own budgets (entrypoints.json), larger where docs/performance.md and docs/validation.md
+  // say why, so both are shown; an entry no issue set a target for is held to its budget.
+  const DIALECTS = ["anthropic", "openai", "gemini", "mcp", "ollama"];
+  const targetOf = ({ entry, budget }: SizeRow) => {
+    if (entry === "ignite-element/tools") return 6 * 1024;
+    if (entry.startsWith("bundle:")) return 15 * 1024;
+    return DIALECTS.includes(entry.split("/").at(-1) ?? "") ? 2.5 * 1024 : budget;
+  };
   return result.rows.map((row) => ({
     id: row.entry === "ignite-element/tools" ? "7" : `7 ${row.entry.split("/").at(-1)}`,
-    what: `${row.entry} min+gzip, ajv external${row.source === "dist" ? "" : " [src]"}`,
+    what: row.entry.startsWith("bundle:")
+      ? `${row.entry.slice(8)}, min+gzip, dependencies included${row.source === "dist" ? "" : " [src]"}`
+      : `${row.entry} min+gzip, ajv external${row.source === "dist" ? "" : " [src]"}`,
     value: kb(row.gzip),
     range: `${kb(row.min)} min`,
     target:
-      row.budget === targetOf(row.entry)
+      row.budget === targetOf(row)
         ? `≤ ${kb(row.budget)}`
-        : `≤ ${kb(targetOf(row.entry))} (gate ${kb(row.budget)})`,
-    verdict: row.gzip <= targetOf(row.entry) ? "pass" : "FAIL",
+        : `≤ ${kb(targetOf(row))} (gate ${kb(row.budget)})`,
+    verdict: row.gzip <= targetOf(row) ? "pass" : "FAIL",
     details:
       row.added === undefined
         ? []
