@@ -3,6 +3,7 @@ import type {
   CallToolResult,
   ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mcp } from "../../tools/dialects/mcp.js";
 import { buildManifest, igniteTools, type NeutralManifest, ok } from "../../tools/index.js";
@@ -291,6 +292,35 @@ describe("mcp results", () => {
     expect(result.content[0]?.text).toBe(
       '{"snapshot":{"big":"10","self":"[Circular]"},"events":[]}',
     );
+  });
+
+  it("gives structuredContent that is exactly its text's data, for any plain snapshot", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom("__proto__", "constructor", "a"), (data, key) => {
+        const snapshot = JSON.parse(`{${JSON.stringify(key)}:${JSON.stringify(data)},"n":-0}`);
+        const result = mcp.toToolResult({ name: "x", input: {} }, ok({ snapshot, events: [] }));
+        const text = result.content[0]?.text ?? "";
+        const structured = result.structuredContent ?? {};
+        expect(structured).toEqual(JSON.parse(text));
+        // Own keys, even `__proto__`, and JSON's 0 for -0, as the text reads back.
+        expect(Object.entries(structured.snapshot ?? {})).toEqual([
+          [key, data],
+          ["n", 0],
+        ]);
+        expect(Object.is(Reflect.get(Object(structured.snapshot), "n"), 0)).toBe(true);
+      }),
+    );
+  });
+
+  it("shares nothing with the component's state: a later change does not reach an answer", () => {
+    const state = { items: [{ done: false }] };
+    const result = mcp.toToolResult({ name: "x", input: {} }, ok({ snapshot: state, events: [] }));
+    (state.items[0] as { done: boolean }).done = true;
+    state.items.push({ done: true });
+    expect(result.structuredContent).toEqual({
+      snapshot: { items: [{ done: false }] },
+      events: [],
+    });
   });
 
   it("leaves structuredContent out when the observation does not encode to an object", () => {

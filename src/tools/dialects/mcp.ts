@@ -30,6 +30,8 @@ import {
 import {
   cappedJson,
   maxCharsOf,
+  NOT_PLAIN,
+  plainCopy,
   type ResultOptions,
   resultText,
   toJsonText,
@@ -157,14 +159,16 @@ function make(options: McpOptions = {}): McpDialect {
           isError: true,
         };
       }
-      const json = toJsonText(result.value);
+      // Plain JSON data, the common case, is copied once and the text written from the copy;
+      // anything else is encoded by the shared rule and read back from its text. Either way
+      // the structured content is the text's data, and shares nothing with the component's state.
+      const plain = plainCopy(result.value);
+      const json = plain === NOT_PLAIN ? toJsonText(result.value) : JSON.stringify(plain);
       const content: McpTextContent[] = [{ type: "text", text: cappedJson(json, maxChars) }];
       // The same data as the text: over the cap, the text is cut and the structured copy, which
       // cannot be cut and stay valid, is left out.
       if (json.length > maxChars) return { content };
-      // Read back from the text just written: the same data by the same rule, made by the
-      // engine's parser instead of a copy that defines each key.
-      const structured: unknown = JSON.parse(json);
+      const structured: unknown = plain === NOT_PLAIN ? JSON.parse(json) : plain;
       return isRecord(structured) ? { content, structuredContent: structured } : { content };
     },
   };
