@@ -4,6 +4,9 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolRequest,
   CallToolResultSchema,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentComponent, JsonSchema } from "ignite-element/tools";
@@ -85,11 +88,25 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((closable) => closable.close()));
 });
 
-/** `serveMcp` on a fresh server, connected to the SDK's `Client` in the same process. */
-async function served<S>(component: AgentComponent<S>, options?: ServeMcpOptions<S>) {
+/** A person answering the host's elicitation requests, and what they were asked. */
+interface Person {
+  answer(request: ElicitRequest): ElicitResult | Promise<ElicitResult>;
+}
+
+/**
+ * `serveMcp` on a fresh server, connected to the SDK's `Client` in the same process; with a
+ * `person`, the client declares elicitation and puts each request to them.
+ */
+async function served<S>(
+  component: AgentComponent<S>,
+  options?: ServeMcpOptions<S>,
+  person?: Person,
+) {
   const server = new Server({ name: "vault", version: "1.0.0" });
   const detach = serveMcp(server, component, options);
-  const client = new Client({ name: "host", version: "1.0.0" });
+  const capabilities = person ? { elicitation: { form: {} } } : {};
+  const client = new Client({ name: "host", version: "1.0.0" }, { capabilities });
+  if (person) client.setRequestHandler(ElicitRequestSchema, (request) => person.answer(request));
   let changes = 0;
   const waiting: Array<{ count: number; resolve: () => void }> = [];
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -479,6 +496,106 @@ describe("serveMcp: cancellation", () => {
     expect((await first).isError).toBeUndefined();
     await client.ping();
     expect(ran).toEqual(["first"]);
+  });
+});
+
+describe("serveMcp: a call the approval policy asks about", () => {
+  const askBeforeEmptying: ServeMcpOptions<Vault> = {
+    approve: ({ flags }) => (flags.destructive ? "ask" : "allow"),
+  };
+  /** The vault, with every command it executes recorded. */
+  function countedVault() {
+    const { component } = vault();
+    const executed: string[] = [];
+    const counted: AgentComponent<Vault> = {
+      ...component,
+      execute: (command, input) => {
+        executed.push(command);
+        return component.execute(command, input);
+      },
+    };
+    return { component: counted, executed };
+  }
+
+  it("asks the person through elicitation, showing the tool and its effect, and runs it once they accept", async () => {
+    const { component, executed } = countedVault();
+    const asked: ElicitRequest["params"][] = [];
+    const { call } = await served(component, askBeforeEmptying, {
+      answer: (request) => {
+        asked.push(request.params);
+        return { action: "accept", content: {} };
+      },
+    });
+
+    const result = await call({ name: "empty", arguments: {} });
+
+    expect(result.isError).toBeUndefined();
+    expect(executed).toEqual(["empty"]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.message).toBe(
+      'Allow the agent to run "empty" with no input? It may destroy or overwrite data.',
+    );
+    expect(asked[0]).toMatchObject({ requestedSchema: { type: "object", properties: {} } });
+  });
+
+  it("shows the exact input the call will run with", async () => {
+    const { component, executed } = countedVault();
+    const asked: string[] = [];
+    const { call } = await served(
+      component,
+      { approve: ({ route }) => (route.command === "store" ? "ask" : "allow") },
+      {
+        answer: (request) => {
+          asked.push(request.params.message);
+          return { action: "accept", content: {} };
+        },
+      },
+    );
+    await call({ name: "unlock", arguments: {} });
+
+    const result = await call({ name: "store", arguments: { value: "gold" } });
+
+    expect(textOf(result)).toContain('"items":["gold"]');
+    expect(asked).toEqual(['Allow the agent to run "store" with this input: "gold"?']);
+    expect(executed).toEqual(["unlock", "store"]);
+  });
+
+  it.each([
+    ["declines", { action: "decline" } as const, "the person declined it"],
+    ["dismisses the request", { action: "cancel" } as const, "the person dismissed the request"],
+  ])("answers Denied, running nothing, when the person %s", async (_how, reply, why) => {
+    const { component, executed } = countedVault();
+    const { call } = await served(component, askBeforeEmptying, { answer: () => reply });
+
+    const result = await call({ name: "empty", arguments: {} });
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(`Error (Denied): Command "empty" was denied: ${why}`);
+    expect(executed).toEqual([]);
+  });
+
+  it("answers Denied when the client cannot ask a person (no elicitation capability)", async () => {
+    const { component, executed } = countedVault();
+    const { call } = await served(component, askBeforeEmptying);
+
+    const result = await call({ name: "empty", arguments: {} });
+
+    expect(textOf(result)).toContain("needs a person's approval, which was not given");
+    expect(executed).toEqual([]);
+  });
+
+  it("answers Denied when the person's client fails to answer the elicitation", async () => {
+    const { component, executed } = countedVault();
+    const { call } = await served(component, askBeforeEmptying, {
+      answer: () => {
+        throw new Error("the dialog crashed");
+      },
+    });
+
+    const result = await call({ name: "empty", arguments: {} });
+
+    expect(textOf(result)).toContain("needs a person's approval, which was not given");
+    expect(executed).toEqual([]);
   });
 });
 

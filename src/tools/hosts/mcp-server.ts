@@ -4,16 +4,20 @@
  * handlers, the capability, the `list_changed` notifications and the client's cancellations.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
+  ElicitResultSchema,
   ListToolsRequestSchema,
   type ServerNotification,
+  type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import { executeFailed } from "../core/errors.js";
+import { denied, executeFailed } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
 import type { AgentComponent, JsonSchema, NeutralToolCall, RuntimeEvent } from "../core/types.js";
 import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
+import { type PendingCall, withApprovals } from "../shell/approval.js";
 import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
 import { withDefaults } from "../shell/defaults.js";
 import { checkInput } from "../validation/cache.js";
@@ -33,7 +37,9 @@ const LIST_CHANGED = { method: "notifications/tools/list_changed" } as const;
  * `notifications/tools/list_changed` once each time the offered tools change — after a call, or
  * when the component's `subscribe` says its state moved. Every failure of a call, an unknown or
  * unavailable tool included, is a `CallToolResult` with `isError: true` and a message the model
- * can act on; a client's `notifications/cancelled` aborts the call it names.
+ * can act on; a client's `notifications/cancelled` aborts the call it names. A call the `approve`
+ * policy asks about is put to the person through MCP elicitation when the client supports it
+ * (run once if they accept, `Denied` otherwise); without it, it is answered `Denied`.
  *
  * Call it before `server.connect(transport)`: MCP fixes a server's capabilities when the client
  * connects. It replaces any `tools/list` and `tools/call` handlers already set. Returns the
@@ -105,6 +111,8 @@ export function serveMcp<S, E extends RuntimeEvent>(
       // `extra.signal` is aborted by the client's notifications/cancelled: a queued call is then
       // never executed, a running one is answered at once (the SDK sends no response to it).
       answers = await bridge.answerToolCalls(request.params, { signal: extra.signal });
+      const [first] = answers;
+      if (first?.pending) answers = [await decide(first, first.pending, extra)];
     } finally {
       running -= 1;
     }
@@ -134,6 +142,34 @@ export function serveMcp<S, E extends RuntimeEvent>(
   const unsubscribe = component.subscribe?.(changed);
 
   /** The block, checked against the output schema the client was promised for this tool. */
+  /**
+   * A call the policy asked about, put to the person by MCP elicitation on the call's own
+   * request: accepted, it runs (bound to the input they were shown, once); declined, cancelled,
+   * unanswered or not askable (a client without elicitation), it is `Denied`.
+   */
+  async function decide(
+    answer: ToolCallAnswer<S, E, McpToolResult>,
+    pending: PendingCall,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<ToolCallAnswer<S, E, McpToolResult>> {
+    let action: string | undefined;
+    if (server.getClientCapabilities()?.elicitation) {
+      const ask = { method: "elicitation/create", params: confirmation(pending) } as const;
+      try {
+        action = (await extra.sendRequest(ask, ElicitResultSchema)).action;
+      } catch {
+        action = undefined; // the client failed or went away: nobody approved
+      }
+    }
+    if (action === "accept") {
+      const approved = withApprovals({ signal: extra.signal }, [pending.digest]);
+      return bridge.answerToolCall(answer.call, approved);
+    }
+    const why = WHY_NOT[action ?? ""] ?? UNASKED;
+    const refusal = err(denied(pending.command, why, pending.toolName ?? pending.command));
+    return { ...answer, outcome: refusal, block: dialect.toToolResult(answer.call, refusal) };
+  }
+
   function declared(answer: ToolCallAnswer<S, E, McpToolResult>): McpToolResult {
     const { call, outcome, block } = answer;
     if (!outcome.ok) return block;
@@ -193,6 +229,29 @@ function outputOf<S, E extends RuntimeEvent>(
 }
 
 /** Unreachable (a tools/call is always one call); answered rather than thrown, all the same. */
+const UNASKED = "it needs a person's approval, which was not given";
+const WHY_NOT: Record<string, string> = {
+  decline: "the person declined it",
+  cancel: "the person dismissed the request without deciding",
+};
+
+/**
+ * What the person is asked: the tool, its effect and the exact input it would run with, and
+ * nothing to fill in — accepting is the approval.
+ */
+function confirmation({ command, toolName, input, flags }: PendingCall) {
+  const effect = flags.destructive
+    ? " It may destroy or overwrite data."
+    : flags.readOnly
+      ? " It only reads."
+      : "";
+  const shown = input === undefined ? "no input" : `this input: ${JSON.stringify(input)}`;
+  return {
+    message: `Allow the agent to run "${toolName ?? command}" with ${shown}?${effect}`,
+    requestedSchema: { type: "object" as const, properties: {} },
+  };
+}
+
 const NO_ANSWER: McpToolResult = {
   content: [{ type: "text", text: "Error: the call was not answered. Call the tool again." }],
   isError: true,
