@@ -69,10 +69,10 @@ export {
 export {
   type ModelRequest,
   runToolLoop,
+  type StreamingToolLoopOptions,
   type ToolLoopOptions,
   type ToolLoopResult,
   type ToolLoopStep,
-  type StreamingToolLoopOptions,
   type ToolLoopStop,
 } from "./shell/loop.js";
 export type { ToolLoopState } from "./shell/loop-state.js";

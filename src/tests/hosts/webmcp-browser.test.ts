@@ -157,6 +157,33 @@ describe("a page's component, offered to the browser's agent", () => {
     expect(await page.evaluate(() => fixture.errors)).toEqual([]);
   });
 
+  it("asks the visitor with the page's dialog before a destructive call, and runs it once they accept", async () => {
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    const before = await page.evaluate(() => fixture.executed.length);
+
+    const result = await call(page, "schedule.clear");
+
+    expect(result.isError).toBeUndefined();
+    expect(asked).toEqual(["Let the assistant run schedule.clear?"]);
+    const ran = await page.evaluate(() => fixture.executed.map((run) => run.command));
+    expect(ran.slice(before)).toEqual(["schedule.clear"]);
+  });
+
+  it("answers Denied, running nothing, when the visitor dismisses the dialog", async () => {
+    page.once("dialog", (dialog) => void dialog.dismiss());
+    const before = await page.evaluate(() => fixture.executed.length);
+
+    const result = await call(page, "schedule.clear");
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("was denied: the visitor declined it");
+    expect(await page.evaluate(() => fixture.executed.length)).toBe(before);
+  });
+
   it("withdraws every tool when stopped", async () => {
     await page.evaluate(() => fixture.stop());
     expect(await page.webmcp.tools()).toEqual([]);

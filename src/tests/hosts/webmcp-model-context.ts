@@ -5,7 +5,12 @@
  * removes the tool at once; there is no `unregisterTool`; calls are not validated and run
  * concurrently. The agent's side is `tools()` and `callTool()`.
  */
-import type { ModelContextLike, WebMcpTool, WebMcpToolResult } from "ignite-element/tools/webmcp";
+import type {
+  ModelContextClientLike,
+  ModelContextLike,
+  WebMcpTool,
+  WebMcpToolResult,
+} from "ignite-element/tools/webmcp";
 
 export class FakeModelContext implements ModelContextLike {
   readonly #tools = new Map<string, WebMcpTool>();
@@ -41,11 +46,18 @@ export class FakeModelContext implements ModelContextLike {
     return [...this.#tools.keys()].sort();
   }
 
-  /** Calls a tool as the agent does: the input unchecked, `{}` when there is none. */
-  async callTool(name: string, input: unknown = {}): Promise<WebMcpToolResult> {
+  /**
+   * Calls a tool as the agent does: the input unchecked, `{}` when there is none, and a client
+   * object — without `requestUserInteraction` unless one is given, as Chromium 156 passes it.
+   */
+  async callTool(
+    name: string,
+    input: unknown = {},
+    client: ModelContextClientLike = {},
+  ): Promise<WebMcpToolResult> {
     const tool = this.#tools.get(name);
     if (!tool) throw new Error(`No WebMCP tool named "${name}"`);
-    return tool.execute(input);
+    return tool.execute(input, client);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AgentComponent, AgentSchema } from "ignite-element/tools";
+import type { AgentComponent, AgentSchema, PendingCall } from "ignite-element/tools";
 import {
   type ModelContextLike,
   type ProvideWebMcpOptions,
@@ -289,6 +289,102 @@ describe("each call runs through the bridge and is answered as a result", () => 
       { command: "setTarget", input: 22 },
       { command: "status", input: undefined },
     ]);
+  });
+});
+
+describe("a call the approval policy asks about", () => {
+  const askToClear = {
+    approve: ({ flags }: { flags: { destructive?: boolean } }) =>
+      flags.destructive ? ("ask" as const) : ("allow" as const),
+  };
+
+  it("runs once the visitor confirms, and confirm is shown the command and its exact input", async () => {
+    const room = thermostat();
+    const context = new FakeModelContext();
+    const shown: PendingCall[] = [];
+    provideWebMcp(room.component, {
+      modelContext: context,
+      approve: ({ route }) => (route.command === "setTarget" ? "ask" : "allow"),
+      confirm: (call) => {
+        shown.push(call);
+        return true;
+      },
+    });
+
+    const result = await context.callTool("setTarget", { value: 24 });
+
+    expect(result.isError).toBeUndefined();
+    expect(room.executed).toEqual([{ command: "setTarget", input: 24 }]);
+    expect(shown).toEqual([expect.objectContaining({ command: "setTarget", input: 24 })]);
+  });
+
+  it("asks inside the browser's requestUserInteraction, where there is one", async () => {
+    const room = thermostat();
+    const context = new FakeModelContext();
+    const order: string[] = [];
+    provideWebMcp(room.component, {
+      modelContext: context,
+      ...askToClear,
+      confirm: () => {
+        order.push("confirm");
+        return true;
+      },
+    });
+    const client = {
+      requestUserInteraction: async (callback: () => Promise<unknown>) => {
+        order.push("interaction");
+        return callback();
+      },
+    };
+
+    await context.callTool("schedule.clear", {}, client);
+
+    expect(order).toEqual(["interaction", "confirm"]);
+    expect(room.executed.map((run) => run.command)).toEqual(["schedule.clear"]);
+  });
+
+  it("answers Denied and runs nothing when the visitor says no", async () => {
+    const room = thermostat();
+    const context = new FakeModelContext();
+    provideWebMcp(room.component, { modelContext: context, ...askToClear, confirm: () => false });
+
+    const result = await context.callTool("schedule.clear");
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(
+      'Error (Denied): Command "schedule.clear" was denied: the visitor declined it.',
+    );
+    expect(room.executed).toEqual([]);
+  });
+
+  it("answers Denied, and tells onError, when confirm throws", async () => {
+    const room = thermostat();
+    const context = new FakeModelContext();
+    const heard: unknown[] = [];
+    const broken = new Error("the dialog failed");
+    provideWebMcp(room.component, {
+      modelContext: context,
+      ...askToClear,
+      onError: (error, tool) => heard.push([error, tool]),
+      confirm: () => Promise.reject(broken),
+    });
+
+    const result = await context.callTool("schedule.clear");
+
+    expect(textOf(result)).toContain("needs a person's approval, which was not given");
+    expect(heard).toEqual([[broken, "schedule.clear"]]);
+    expect(room.executed).toEqual([]);
+  });
+
+  it("answers Denied without confirm: nobody can be asked", async () => {
+    const room = thermostat();
+    const context = new FakeModelContext();
+    provideWebMcp(room.component, { modelContext: context, ...askToClear });
+
+    const result = await context.callTool("schedule.clear");
+
+    expect(textOf(result)).toContain("needs a person's approval, which was not given");
+    expect(room.executed).toEqual([]);
   });
 });
 

@@ -9,9 +9,9 @@ import { shapeError } from "../wire/describe-value.js";
 import {
   callLog,
   idOf,
-  slotOf,
   type StreamAccumulator,
   type StreamDelta,
+  slotOf,
   textDelta,
 } from "../wire/stream.js";
 import type { OpenAIResponsesOutputItem, OpenAIResponsesResponse } from "./openai.js";

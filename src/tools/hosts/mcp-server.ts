@@ -12,12 +12,13 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import { denied, executeFailed } from "../core/errors.js";
+import { executeFailed } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
 import type { AgentComponent, JsonSchema, NeutralToolCall, RuntimeEvent } from "../core/types.js";
 import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
-import { type PendingCall, withApprovals } from "../shell/approval.js";
+import type { PendingCall } from "../shell/approval.js";
+import { answerAsked, NOT_ASKED } from "../shell/asked.js";
 import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
 import { withDefaults } from "../shell/defaults.js";
 import { checkInput } from "../validation/cache.js";
@@ -161,13 +162,8 @@ export function serveMcp<S, E extends RuntimeEvent>(
         action = undefined; // the client failed or went away: nobody approved
       }
     }
-    if (action === "accept") {
-      const approved = withApprovals({ signal: extra.signal }, [pending.digest]);
-      return bridge.answerToolCall(answer.call, approved);
-    }
-    const why = WHY_NOT[action ?? ""] ?? UNASKED;
-    const refusal = err(denied(pending.command, why, pending.toolName ?? pending.command));
-    return { ...answer, outcome: refusal, block: dialect.toToolResult(answer.call, refusal) };
+    const said = action === "accept" ? "allow" : { deny: WHY_NOT[action ?? ""] ?? NOT_ASKED };
+    return answerAsked(bridge, answer, pending, said, { signal: extra.signal });
   }
 
   function declared(answer: ToolCallAnswer<S, E, McpToolResult>): McpToolResult {
@@ -229,7 +225,6 @@ function outputOf<S, E extends RuntimeEvent>(
 }
 
 /** Unreachable (a tools/call is always one call); answered rather than thrown, all the same. */
-const UNASKED = "it needs a person's approval, which was not given";
 const WHY_NOT: Record<string, string> = {
   decline: "the person declined it",
   cancel: "the person dismissed the request without deciding",

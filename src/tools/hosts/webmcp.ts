@@ -14,7 +14,9 @@ import type {
   RuntimeEvent,
   ToolDialect,
 } from "../core/types.js";
-import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
+import type { PendingCall } from "../shell/approval.js";
+import { answerAsked, NOT_ASKED } from "../shell/asked.js";
+import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
 import { buildManifest } from "../shell/defaults.js";
 import { objectArguments } from "../wire/arguments.js";
 import { MCP_NAMES } from "../wire/names.js";
@@ -61,9 +63,21 @@ export interface WebMcpTool {
   description: string;
   /** Always object-rooted: a scalar input is wrapped as `{ value }`. */
   inputSchema: JsonSchema;
-  /** Resolves with the outcome, errors included: it never rejects. */
-  execute(input: unknown): Promise<WebMcpToolResult>;
+  /**
+   * Resolves with the outcome, errors included: it never rejects. `client` is the browser's
+   * `ModelContextClient` for this call.
+   */
+  execute(input: unknown, client?: ModelContextClientLike): Promise<WebMcpToolResult>;
   annotations?: WebMcpAnnotations;
+}
+
+/**
+ * The agent's side of one call, as the WebMCP draft gives it to `execute`: a page that must ask
+ * the visitor does it inside `requestUserInteraction`, so the agent waits for them. Browsers that
+ * do not have it yet pass an object without it.
+ */
+export interface ModelContextClientLike {
+  requestUserInteraction?(callback: () => Promise<unknown>): Promise<unknown>;
 }
 
 /**
@@ -94,6 +108,22 @@ export interface ProvideWebMcpOptions<S = unknown, E extends RuntimeEvent = Runt
    * @default reportError, so it shows in the console like an uncaught error
    */
   onError?: (error: unknown, tool?: string) => void;
+  /**
+   * Asks the visitor about a call the `approve` policy answers `"ask"`: resolve `true` and it runs
+   * (once, with the input `call` shows), `false` and it is answered `Denied`. It runs inside the
+   * browser's `requestUserInteraction` where there is one, so the agent waits for the visitor. One
+   * that throws or rejects denies, and `onError` hears of it. See docs/serving.md.
+   *
+   * @example
+   * ```ts
+   * provideWebMcp(cart, {
+   *   approve: ({ flags }) => (flags.destructive ? "ask" : "allow"),
+   *   confirm: (call) => window.confirm(`Let the assistant ${call.command} your cart?`),
+   * });
+   * ```
+   * @default undefined — nobody is asked: `"ask"` is answered `Denied`
+   */
+  confirm?: (call: PendingCall) => boolean | Promise<boolean>;
 }
 
 /**
@@ -147,7 +177,7 @@ export function provideWebMcp<S, E extends RuntimeEvent>(
     };
     try {
       const pending = modelContext.registerTool(
-        { ...definitionOf(tool), execute: (input) => call(name, input) },
+        { ...definitionOf(tool), execute: (input, client) => call(name, input, client) },
         { signal: controller.signal },
       );
       if (isRecord(pending) && typeof pending.then === "function") {
@@ -191,10 +221,35 @@ export function provideWebMcp<S, E extends RuntimeEvent>(
     }
   };
 
-  const call = async (name: string, input: unknown): Promise<WebMcpToolResult> => {
-    const [result] = await tools.handleToolCalls({ name, input });
+  const call = async (
+    name: string,
+    input: unknown,
+    client: ModelContextClientLike | undefined,
+  ): Promise<WebMcpToolResult> => {
+    let [answer] = await tools.answerToolCalls({ name, input });
+    if (answer?.pending) answer = await decide(answer, answer.pending, client);
     resync(); // the call may have changed what is available; the agent sees it before the result
-    return result ?? notAnswered(name);
+    return answer?.block ?? notAnswered(name);
+  };
+
+  /** A call the policy held, put to the visitor by `confirm`; without one, it stays denied. */
+  const decide = async (
+    answer: ToolCallAnswer<S, E, WebMcpToolResult>,
+    pending: PendingCall,
+    client: ModelContextClientLike | undefined,
+  ) => {
+    const { confirm } = options;
+    if (confirm === undefined) return answer;
+    let yes: unknown;
+    try {
+      const ask = async () => confirm(pending);
+      const interact = client?.requestUserInteraction;
+      yes = await (typeof interact === "function" ? interact.call(client, ask) : ask());
+    } catch (error) {
+      onError(error, answer.call.toolName ?? answer.call.name);
+    }
+    const said = yes === true ? "allow" : { deny: yes === false ? DECLINED : NOT_ASKED };
+    return answerAsked(tools, answer, pending, said);
   };
 
   sync();
@@ -279,6 +334,8 @@ function notAnswered(name: string): WebMcpToolResult {
   const text = `Error (ExecuteFailed): ${JSON.stringify(name)} was not answered.`;
   return { content: [{ type: "text", text }], isError: true };
 }
+
+const DECLINED = "the visitor declined it";
 
 const NO_MODEL_CONTEXT =
   "provideWebMcp: this page has no WebMCP (`document.modelContext`). Open it in a browser with " +

@@ -156,7 +156,8 @@ export interface Guarded<S, E extends RuntimeEvent> {
   pending?: PendingCall;
 }
 
-const UNWAITED = "it needs a person's approval, which was not given";
+/** Why a held call was refused when nobody could be asked, or the asking failed. */
+export const NOT_ASKED = "it needs a person's approval, which was not given";
 
 /**
  * The step between a resolved call and its `execute`: the ledger first (a call already recorded is
@@ -202,7 +203,7 @@ export async function guard<S, E extends RuntimeEvent>(
       };
       // Answered as a denial until a decision comes: an application that ignores `pending`
       // still tells the model the call did not run.
-      return { outcome: err(denied(route.command, UNWAITED, called)), pending };
+      return { outcome: err(denied(route.command, NOT_ASKED, called)), pending };
     }
   }
   if (!ledger) return { route, outcome: await execute() };

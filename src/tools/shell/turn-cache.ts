@@ -5,8 +5,8 @@
  * definitions; a call costs the same whatever the number of commands.
  */
 
-import { manifestCache } from "../core/manifest-cache.js";
 import type { CheckedOptions } from "../core/manifest.js";
+import { manifestCache } from "../core/manifest-cache.js";
 import type {
   AgentComponent,
   AgentSchema,

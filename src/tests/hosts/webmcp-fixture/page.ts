@@ -58,7 +58,12 @@ const thermostat: AgentComponent<State> = {
 };
 
 const fixture = {
-  stop: provideWebMcp(thermostat, { onError: (error) => errors.push(String(error)) }),
+  stop: provideWebMcp(thermostat, {
+    onError: (error) => errors.push(String(error)),
+    // Destructive commands wait for the visitor, asked with the page's own dialog.
+    approve: ({ flags }) => (flags.destructive ? "ask" : "allow"),
+    confirm: (call) => window.confirm(`Let the assistant run ${call.command}?`),
+  }),
   executed,
   errors,
   overlapped: () => overlapped,

@@ -1,0 +1,40 @@
+/**
+ * For a host that can ask a person while a call waits (MCP elicitation, WebMCP's
+ * `requestUserInteraction`): the call the approval policy held, settled by their answer at once,
+ * instead of pausing a loop.
+ */
+import { denied } from "../core/errors.js";
+import { err } from "../core/result.js";
+import type { RuntimeEvent } from "../core/types.js";
+import { NOT_ASKED, type PendingCall, withApprovals } from "./approval.js";
+
+export { NOT_ASKED };
+
+import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "./bridge.js";
+
+/** What the person said: run it, or why not (read by the model). */
+export type PersonsAnswer = "allow" | { readonly deny: string };
+
+/**
+ * `answer`, the held call `pending`, settled by the person: allowed, it runs now through
+ * `bridge` — once, bound by its digest to the input they were shown, and checked again against
+ * the state as it is now; denied, it is answered `Denied` with their reason, and nothing runs.
+ */
+export async function answerAsked<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock>(
+  bridge: DialectToolBridge<S, E, ToolDefs, Response, ResultBlock>,
+  answer: ToolCallAnswer<S, E, ResultBlock>,
+  pending: PendingCall,
+  said: PersonsAnswer,
+  options: InvokeOptions = {},
+): Promise<ToolCallAnswer<S, E, ResultBlock>> {
+  if (said === "allow") {
+    return bridge.answerToolCall(answer.call, withApprovals(options, [pending.digest]));
+  }
+  const refusal = err(denied(pending.command, said.deny, pending.toolName ?? pending.command));
+  return {
+    call: answer.call,
+    route: undefined,
+    outcome: refusal,
+    block: bridge.toToolResult(answer.call, refusal),
+  };
+}
