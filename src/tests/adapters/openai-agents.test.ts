@@ -283,6 +283,30 @@ describe("agentsTools with the real Agents SDK and a Chat Completions server", (
     });
   });
 
+  it("asks the component once for every tool the SDK checks together, and afresh next time", async () => {
+    let asked = 0;
+    let open = true;
+    const component: AgentComponent = {
+      getSchema: () => ({
+        commands: Object.fromEntries(["a", "b", "c", "d"].map((name) => [name, { gated: true }])),
+      }),
+      canExecute: () => {
+        asked++;
+        return open;
+      },
+      execute: () => ({ state: {}, events: [] }),
+    };
+    const tools = agentsTools(component);
+    const agent = agentWith([]);
+    const enabled = () => Promise.all(tools.map((tool) => tool.isEnabled(new RunContext(), agent)));
+
+    expect(await enabled()).toEqual([true, true, true, true]);
+    expect(asked).toBe(4); // one pass over the four gated commands, not one per tool
+    open = false;
+    expect(await enabled()).toEqual([false, false, false, false]);
+    expect(asked).toBe(8);
+  });
+
   it("enables nothing while the component throws as its availability is asked", async () => {
     let broken = false;
     const component: AgentComponent = {

@@ -14,6 +14,7 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
+import { otelTracer } from "../../tools/adapters/otel.js";
 import { ollama } from "../../tools/dialects/ollama.js";
 import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
 import {
@@ -23,7 +24,6 @@ import {
   scriptedModel,
   type ToolTracer,
 } from "../../tools/index.js";
-import { otelTracer } from "../../tools/adapters/otel.js";
 import { Counter } from "../fixtures.js";
 
 const exporter = new InMemorySpanExporter();

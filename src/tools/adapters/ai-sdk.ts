@@ -14,19 +14,10 @@ import {
   type ToolResultPart,
 } from "ai";
 import { err, ok, type Result } from "../core/result.js";
-import type {
-  AgentComponent,
-  NeutralToolCall,
-  Observation,
-  RuntimeEvent,
-  ToolDialect,
-  ToolError,
-} from "../core/types.js";
-import { askedByFramework, policyAsks } from "../shell/approval.js";
-import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
-import { buildManifest } from "../shell/defaults.js";
-import { type ProviderToolCall, toolMapping } from "../wire/mapping.js";
-import { type ResultOptions, resultText } from "../wire/result-text.js";
+import type { AgentComponent, Observation, RuntimeEvent, ToolError } from "../core/types.js";
+import { objectArguments } from "../wire/arguments.js";
+import { PORTABLE_NAMES } from "../wire/names.js";
+import { type AdapterOptions, adapterTools, type FrameworkCall } from "./shared.js";
 
 /**
  * What a tool's `execute` returns, and so what `toolResults[].output` holds: the call's full
@@ -47,8 +38,7 @@ export type AiSdkModelOutput = ToolResultPart["output"];
 
 /** Options of `aiSdkTools`: those of `igniteTools`, and the cap on what the model reads back. */
 export interface AiSdkToolsOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
-  extends IgniteToolsOptions<S, E>,
-    ResultOptions {}
+  extends AdapterOptions<S, E> {}
 
 /** The two things `generateText` and `streamText` take. */
 export interface AiSdkTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
@@ -84,47 +74,23 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: AiSdkToolsOptions<S, E> = {},
 ): AiSdkTools<S, E> {
-  // One mapping for the life of these tools: a name never changes meaning between steps.
-  const mapping = toolMapping(buildManifest(component.getSchema(), undefined, options));
-  const dialect: ToolDialect<string[], ProviderToolCall, AiSdkModelOutput> = {
-    toToolDefs: (manifest) => manifest.flatMap((tool) => mapping.nameOf(tool.name) ?? []),
-    parseToolCalls: (call) => [mapping.toCall(call)],
-    toToolResult: (call, result) => ({
-      type: result.ok ? "text" : "error-text",
-      value: resultText(call, result, options.maxResultChars),
-    }),
-  };
   // AI SDK 6 asks the person itself (`needsApproval`) before it runs a call; the bridge then takes
   // the policy's "ask" as approved, and still answers "deny".
   // AI SDK 5 has no approvals: there "ask" stays a denial, never a call run unasked.
+  const adapter = adapterTools(component, options, { names: PORTABLE_NAMES }, HAS_APPROVALS);
   const approve = HAS_APPROVALS ? options.approve : undefined;
-  const bridge = igniteTools(
-    component,
-    dialect,
-    approve ? { ...options, approve: askedByFramework(approve) } : options,
-  );
-  const asks = async (call: NeutralToolCall): Promise<boolean> => {
-    if (!approve || call.inputError !== undefined) return false;
-    try {
-      const route = bridge.resolveCall(call.name, call.input);
-      return await policyAsks(approve, component.getSchema(), call, route);
-    } catch {
-      return false; // the bridge answers the call, and reports what broke
-    }
-  };
-  // The AI SDK hands over the input already decoded; a string is a decoded string, not JSON text.
-  const callOf = (name: string, input: unknown, id: string | undefined): NeutralToolCall =>
-    mapping.toCall({
-      name,
-      arguments: typeof input === "string" ? JSON.stringify(input) : input,
-      id,
-    });
+  // The AI SDK hands over the input already decoded.
+  const callOf = (input: unknown, id: string | undefined): FrameworkCall => ({
+    ...(id === undefined ? {} : { id }),
+    ...objectArguments(input, "empty"),
+  });
 
   const tools: Record<string, AiSdkTool<S, E>> = {};
-  for (const { name, description, parameters } of mapping.tools) {
-    // The AI SDK's type for a JSON Schema object; `parameters` passed the meta-schema check above.
-    const schema = parameters as JSONSchema7;
-    tools[name] = {
+  for (const wire of adapter.tools) {
+    const { description } = wire.tool;
+    // The AI SDK's type for a JSON Schema object; `parameters` passed the meta-schema check.
+    const schema = wire.parameters as JSONSchema7;
+    tools[wire.name] = {
       ...(description === undefined ? {} : { description }),
       // Accept whatever the model sent: the bridge validates, and its issues are what the model
       // must read to fix its call.
@@ -133,17 +99,18 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
         ? {}
         : {
             needsApproval: (input: unknown, { toolCallId }: { toolCallId: string }) =>
-              asks(callOf(name, input, toolCallId)),
+              adapter.asks(wire, callOf(input, toolCallId)),
           }),
       execute: async (input: unknown, { toolCallId, abortSignal }: ToolExecutionOptions) =>
-        outputOf(await bridge.invoke(callOf(name, input, toolCallId), { signal: abortSignal })),
+        outputOf(await adapter.invoke(wire, callOf(input, toolCallId), abortSignal)),
       toModelOutput: (given: ModelOutputOptions<S, E> | AiSdkToolOutput<S, E>) => {
         const { output, input, toolCallId } = readModelOutputOptions(given);
-        return bridge.toToolResult(callOf(name, input, toolCallId), resultOf(output));
+        const { text, isError } = adapter.text(wire, callOf(input, toolCallId), resultOf(output));
+        return { type: isError ? "error-text" : "text", value: text };
       },
     };
   }
-  return { tools, prepareStep: () => ({ activeTools: bridge.toToolDefs() }) };
+  return { tools, prepareStep: () => ({ activeTools: adapter.availableNames() }) };
 }
 
 /** Whether this AI SDK asks for approvals (`needsApproval`, AI SDK 6): it has their errors. */

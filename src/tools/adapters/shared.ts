@@ -42,19 +42,39 @@ export interface ToolAnswer {
 export type FrameworkCall = Omit<ProviderCall, "name">;
 
 /** The declared commands as a framework's tools, and the way each call reaches the component. */
-export interface AdapterTools {
+export interface AdapterTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
   /** Every declared command as the provider sees it, sorted by command name. */
   readonly tools: readonly WireTool[];
   /** Whether `command` is offered now; a component that throws while asked offers nothing. */
   isAvailable(command: string): boolean;
+  /** The provider names of the commands offered now, in `tools` order. */
+  availableNames(): string[];
   /** Answers one call to `tool` through the bridge. Never throws, never rejects. */
   answer(tool: WireTool, call: FrameworkCall, signal?: AbortSignalLike): Promise<ToolAnswer>;
+  /**
+   * Runs one call to `tool` through the bridge and gives its outcome, for a framework that keeps
+   * the observation and asks for the model's text separately (`text`). Never rejects.
+   */
+  invoke(
+    tool: WireTool,
+    call: FrameworkCall,
+    signal?: AbortSignalLike,
+  ): Promise<Result<Observation<S, E>, ToolError>>;
+  /** The text the model reads for an outcome of a call to `tool` (projected, capped). */
+  text(
+    tool: WireTool,
+    call: FrameworkCall,
+    outcome: Result<Observation<S, E>, ToolError>,
+  ): ToolAnswer;
   /**
    * Whether the approval policy asks a person about this call (false without a policy). Only
    * for a framework that asks itself: see `adapterTools`' `frameworkAsks`.
    */
   asks(tool: WireTool, call: FrameworkCall): Promise<boolean>;
 }
+
+// Every browser and Node has it; the ES library types do not.
+declare const queueMicrotask: (callback: () => void) => void;
 
 /**
  * The component's declared commands as provider-safe tools, answered through one `igniteTools`
@@ -70,7 +90,7 @@ export function adapterTools<S, E extends RuntimeEvent>(
    * bridge takes the policy's `"ask"` as approved. Without it, `"ask"` is answered `Denied`.
    */
   frameworkAsks = false,
-): AdapterTools {
+): AdapterTools<S, E> {
   // A dialect whose response is one framework call: the bridge then maps it back against every
   // declared command, queues it, and projects what the model reads, as it does for a provider.
   const dialect: ToolDialect<WireManifest, ProviderCall, ToolAnswer> = {
@@ -88,30 +108,51 @@ export function adapterTools<S, E extends RuntimeEvent>(
     approve && frameworkAsks ? { ...options, approve: askedByFramework(approve) } : options,
   );
   const declared = buildManifest(component.getSchema(), undefined, options);
-  return {
-    tools: dialect.toToolDefs(declared).tools,
-    isAvailable(command) {
+  const tools = dialect.toToolDefs(declared).tools;
+  const neutral = (tool: WireTool, call: FrameworkCall): NeutralToolCall => {
+    const [parsed] = bridge.parseToolCalls({ ...call, name: tool.name });
+    // One framework call parses to exactly one call; the fallback only satisfies the type.
+    return parsed ?? { name: tool.name, input: undefined };
+  };
+
+  // A framework asks every tool whether it is enabled, one after another in the same tick: the
+  // commands offered are read once for all of them, then read fresh at the next tick.
+  let offeredNow: ReadonlySet<string> | undefined;
+  const offered = (): ReadonlySet<string> => {
+    if (offeredNow === undefined) {
       try {
-        return bridge.manifest().some((tool) => tool.name === command);
+        offeredNow = new Set(bridge.manifest().map((tool) => tool.name));
       } catch {
-        return false;
+        offeredNow = new Set();
       }
+      queueMicrotask(() => {
+        offeredNow = undefined;
+      });
+    }
+    return offeredNow;
+  };
+
+  return {
+    tools,
+    isAvailable: (command) => offered().has(command),
+    availableNames: () => {
+      const now = offered();
+      return tools.flatMap((tool) => (now.has(tool.tool.name) ? [tool.name] : []));
     },
     async answer(tool, call, signal) {
-      const answers = await bridge.handleToolCalls({ ...call, name: tool.name }, { signal });
+      const [answer] = await bridge.answerToolCalls({ ...call, name: tool.name }, { signal });
       // parseToolCalls makes exactly one call of it, so this is that call's one answer.
-      return {
-        text: answers.map((answer) => answer.text).join("\n"),
-        isError: answers.some((answer) => answer.isError),
-      };
+      return answer?.block ?? { text: "Error: the call was not answered.", isError: true };
     },
+    invoke: (tool, call, signal) => bridge.invoke(neutral(tool, call), { signal }),
+    text: (tool, call, outcome) => bridge.toToolResult(neutral(tool, call), outcome),
     async asks(tool, call) {
       if (!approve) return false;
       try {
-        const [neutral] = dialect.parseToolCalls({ ...call, name: tool.name }, declared);
-        if (!neutral || neutral.inputError !== undefined) return false;
-        const route = bridge.resolveCall(neutral.name, neutral.input);
-        return await policyAsks(approve, component.getSchema(), neutral, route);
+        const [asked] = dialect.parseToolCalls({ ...call, name: tool.name }, declared);
+        if (!asked || asked.inputError !== undefined) return false;
+        const route = bridge.resolveCall(asked.name, asked.input);
+        return await policyAsks(approve, component.getSchema(), asked, route);
       } catch {
         return false; // the bridge answers the call, and reports what broke
       }

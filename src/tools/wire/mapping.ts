@@ -6,23 +6,22 @@
  */
 import type { JsonSchema, NeutralManifest, NeutralToolCall } from "../core/types.js";
 import { decodeArguments, objectArguments } from "./arguments.js";
-import { ANTHROPIC_NAMES, GEMINI_NAMES, MCP_NAMES, type NameRule, OPENAI_NAMES } from "./names.js";
+import {
+  ANTHROPIC_NAMES,
+  GEMINI_NAMES,
+  MCP_NAMES,
+  type NameRule,
+  OPENAI_NAMES,
+  PORTABLE_NAMES,
+} from "./names.js";
+
+export { PORTABLE_NAMES } from "./names.js";
+
 import { toNeutralCall, toWire } from "./provider-tools.js";
 import { ANTHROPIC_STRICT, OPENAI_STRICT, type StrictRule } from "./strict.js";
 
 export type { NameRule } from "./names.js";
 export type { StrictRule } from "./strict.js";
-
-/**
- * Names every provider accepts (OpenAI, Anthropic, Gemini, MCP): a letter or `_` first, then
- * letters, digits, `_` and `-`, at most 64 characters. For a framework that does not say which
- * provider it will talk to.
- */
-export const PORTABLE_NAMES: NameRule = {
-  invalid: /[^a-zA-Z0-9_-]/g,
-  start: /^[a-zA-Z_]/,
-  maxLength: 64,
-};
 
 const NAME_RULES = {
   openai: OPENAI_NAMES,

@@ -96,3 +96,14 @@ export function providerNames(commands: NeutralManifest, rule: NameRule): Map<st
   }
   return byCommand;
 }
+
+/**
+ * Names every provider accepts (OpenAI, Anthropic, Gemini, MCP): a letter or `_` first, then
+ * letters, digits, `_` and `-`, at most 64 characters. For a framework that does not say which
+ * provider it will talk to.
+ */
+export const PORTABLE_NAMES: NameRule = {
+  invalid: /[^a-zA-Z0-9_-]/g,
+  start: /^[a-zA-Z_]/,
+  maxLength: 64,
+};
