@@ -79,6 +79,43 @@ describe("resolveCall: which command", () => {
   });
 });
 
+describe("resolveCall: a command changed in place between calls", () => {
+  it("sees a flag, an input schema or a malformed field set on the same command object", () => {
+    const run: Record<string, unknown> = { input: { type: "integer" } };
+    const schema: AgentSchema = { commands: { run } };
+    expect(resolveCall(schema, "run", 1).ok).toBe(true);
+
+    run.gated = true;
+    expect(errorOf(resolveCall(schema, "run", 1, () => false)).kind).toBe("Unavailable");
+
+    run.input = { type: "string" };
+    expect(errorOf(resolveCall(schema, "run", 1)).kind).toBe("InvalidInput");
+    expect(resolveCall(schema, "run", "one").ok).toBe(true);
+
+    run.readOnly = "yes";
+    expect(errorOf(resolveCall(schema, "run", "one"))).toMatchObject({
+      kind: "ExecuteFailed",
+      reason: "schema",
+    });
+  });
+
+  it("asks a getter in the declaration again at every call, and follows what it says", () => {
+    let open = true;
+    const run = {
+      get gated() {
+        return !open;
+      },
+    };
+    const schema: AgentSchema = { commands: { run } };
+    const refuse = () => false;
+    expect(resolveCall(schema, "run", undefined, refuse).ok).toBe(true);
+    open = false;
+    expect(errorOf(resolveCall(schema, "run", undefined, refuse)).kind).toBe("Unavailable");
+    open = true;
+    expect(resolveCall(schema, "run", undefined, refuse).ok).toBe(true);
+  });
+});
+
 describe("resolveCall: commands without input", () => {
   it.each([undefined, null, {}])("accepts %j and routes input undefined", (input) => {
     expect(resolveCall(counterSchema, "reset", input)).toEqual(

@@ -56,9 +56,17 @@ export function limitIssue(input: unknown, limits: InputLimits = {}): Validation
  * Recursive, and so only as deep as `maxDepth`; it stops as soon as the budget is spent.
  */
 function bound(value: unknown, depth: number, maxDepth: number, budget: number): number {
-  if (typeof value === "string") return budget - 6 * value.length - 2;
-  if (typeof value !== "object" || value === null) {
-    return typeof value === "number" && !Number.isFinite(value) ? -1 : budget - 25;
+  // One `typeof`, switched on: the walk runs before every validation, and this is its hot line.
+  switch (typeof value) {
+    case "string":
+      return budget - 6 * value.length - 2;
+    case "number":
+      return Number.isFinite(value) ? budget - 25 : -1;
+    case "object":
+      if (value === null) return budget - 25;
+      break;
+    default:
+      return budget - 25;
   }
   if (depth >= maxDepth) return -1;
   let rest = budget - 2;
@@ -70,8 +78,11 @@ function bound(value: unknown, depth: number, maxDepth: number, budget: number):
     return rest;
   }
   // for…in allocates no key array; the inherited enumerable keys it may add only overcount.
-  for (const key in value) {
-    rest = bound(Reflect.get(value, key), depth + 1, maxDepth, rest - 6 * key.length - 4);
+  // A keyed load inside for…in takes V8's enum-cache fast path; `Reflect.get` does not (it was
+  // a third of the walk). The object is only read.
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    rest = bound(object[key], depth + 1, maxDepth, rest - 6 * key.length - 4);
     if (rest < 0) return rest;
   }
   return rest;

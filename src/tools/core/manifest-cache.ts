@@ -23,23 +23,18 @@
 import {
   type CheckedOptions,
   commandsOf,
+  type Declaration,
+  declarationOf,
   isAvailable,
   NOT_A_SCHEMA,
   readCommand,
+  sameDeclaration,
   toTool,
 } from "./manifest.js";
 import type { AgentSchema, NeutralManifest, NeutralTool } from "./types.js";
 
-/** One declared command as last read: the object, each field read from it, and its entry. */
-interface Entry {
-  readonly raw: Record<string, unknown>;
-  readonly description: unknown;
-  readonly input: unknown;
-  readonly output: unknown;
-  readonly gated: unknown;
-  readonly readOnly: unknown;
-  readonly destructive: unknown;
-  readonly idempotent: unknown;
+/** One declared command as last read: its declaration and its manifest entry. */
+interface Entry extends Declaration {
   readonly tool: NeutralTool;
 }
 
@@ -87,7 +82,7 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
     for (const name of now) {
       const raw = commands[name];
       const known = byName.get(name);
-      let entry = known !== undefined && sameAs(known, raw) ? known : undefined;
+      let entry = known !== undefined && sameDeclaration(known, raw) ? known : undefined;
       if (entry === undefined) {
         const read = readCommand(raw, options.validator);
         if (!read.ok) throw new TypeError(`Command ${JSON.stringify(name)} ${read.error}`);
@@ -112,7 +107,8 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
       if (!commands) throw new TypeError(NOT_A_SCHEMA);
       if (manifest !== undefined && commands === sealed) {
         // No key to enumerate, no hash lookup: a pass over the kept entries, flat per command.
-        for (const entry of entries) if (!sameAs(entry, entry.raw)) return rebuild(commands, keys);
+        for (const entry of entries)
+          if (!sameDeclaration(entry, entry.raw)) return rebuild(commands, keys);
         return manifest;
       }
       const now = Object.keys(commands);
@@ -121,7 +117,8 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
       for (let index = 0; index < now.length; index++) {
         const name = now[index] as string;
         const entry = entries[index] as Entry;
-        if (name !== keys[index] || !sameAs(entry, commands[name])) return rebuild(commands, now);
+        if (name !== keys[index] || !sameDeclaration(entry, commands[name]))
+          return rebuild(commands, now);
       }
       return manifest;
     },
@@ -131,7 +128,7 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
         const commands = commandsOf(schema);
         if (commands === undefined || !Object.hasOwn(commands, name)) return false;
         const entry = byName.get(name);
-        return entry !== undefined && sameAs(entry, commands[name]);
+        return entry !== undefined && sameDeclaration(entry, commands[name]);
       } catch {
         return false; // a getter that throws: the caller reads the schema again, the slow way
       }
@@ -170,21 +167,5 @@ function onlyData(commands: object): boolean {
 }
 
 function entryOf(raw: Record<string, unknown>, tool: NeutralTool): Entry {
-  const { description, input, output, gated, readOnly, destructive, idempotent } = raw;
-  return { raw, description, input, output, gated, readOnly, destructive, idempotent, tool };
-}
-
-/** Whether `raw` is the entry's object with every field it was read with. Throws what a getter throws. */
-function sameAs(entry: Entry, raw: unknown): boolean {
-  if (raw !== entry.raw) return false;
-  const now = raw as Record<string, unknown>;
-  return (
-    now.input === entry.input &&
-    now.description === entry.description &&
-    now.output === entry.output &&
-    now.gated === entry.gated &&
-    now.readOnly === entry.readOnly &&
-    now.destructive === entry.destructive &&
-    now.idempotent === entry.idempotent
-  );
+  return { ...declarationOf(raw), tool };
 }

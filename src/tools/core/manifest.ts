@@ -99,6 +99,45 @@ export function readCommand(
   return ok(command);
 }
 
+/**
+ * A command object as it was read: the object and each field a reading depends on. The reading
+ * holds while `sameDeclaration` says so, however the object was changed in place otherwise.
+ */
+export interface Declaration {
+  readonly raw: Record<string, unknown>;
+  readonly description: unknown;
+  readonly input: unknown;
+  readonly output: unknown;
+  readonly gated: unknown;
+  readonly readOnly: unknown;
+  readonly destructive: unknown;
+  readonly idempotent: unknown;
+}
+
+/** The fields of `raw` a reading depends on, as they are now. Throws what a getter throws. */
+export function declarationOf(raw: Record<string, unknown>): Declaration {
+  const { description, input, output, gated, readOnly, destructive, idempotent } = raw;
+  return { raw, description, input, output, gated, readOnly, destructive, idempotent };
+}
+
+/**
+ * Whether `raw` is the declaration's object with every field it was read with (schemas compared
+ * by identity, as the validator cache keys them). Throws what a getter throws.
+ */
+export function sameDeclaration(declaration: Declaration, raw: unknown): boolean {
+  if (raw !== declaration.raw) return false;
+  const now = declaration.raw;
+  return (
+    now.input === declaration.input &&
+    now.description === declaration.description &&
+    now.output === declaration.output &&
+    now.gated === declaration.gated &&
+    now.readOnly === declaration.readOnly &&
+    now.destructive === declaration.destructive &&
+    now.idempotent === declaration.idempotent
+  );
+}
+
 /** Whether `name` may be called now: ungated, or gated and `canExecute` says exactly `true`. */
 export function isAvailable(
   name: string,

@@ -4,14 +4,19 @@
  */
 
 import { checkInput } from "../validation/cache.js";
+import type { InputValidator } from "../validation/port.js";
 import { applicationBug, describe, invalidInput, unavailable, unknownCommand } from "./errors.js";
 import { limitIssue } from "./input-limits.js";
+import { isRecord } from "./json.js";
 import {
   type CheckedOptions,
   commandsOf,
+  type Declaration,
+  declarationOf,
   isAvailable,
   NO_ARGUMENTS,
   readCommand,
+  sameDeclaration,
 } from "./manifest.js";
 import { err, ok, type Result } from "./result.js";
 import { jsonSnapshot } from "./snapshot.js";
@@ -63,7 +68,7 @@ export function resolveToolCall(
       return err(applicationBug(name, "schema", "getSchema() returned no `commands`", { called }));
     }
     if (!Object.hasOwn(commands, name)) return err(unknownCommand(called));
-    const read = readCommand(commands[name], options.validator);
+    const read = readingOf(commands[name], options.validator);
     if (!read.ok) return err(applicationBug(name, "schema", `it ${read.error}`, { called }));
     command = read.value;
   } catch (error) {
@@ -96,4 +101,29 @@ export function resolveToolCall(
     const issue = { path: "", message: `could not be read: ${describe(error)}` };
     return err(invalidInput(name, [issue], called));
   }
+}
+
+/** A command object's reading by one validator, and the declaration it was read from. */
+interface Reading {
+  readonly declaration: Declaration;
+  readonly validator: InputValidator;
+  readonly read: Result<CommandSchema, string>;
+}
+
+// The last reading of each command object: every call reads its command, and re-checking the
+// declaration and its schemas (a fresh object and two schema-cache lookups) was a third of a
+// cheap call. Kept while the declaration is the same (a field set in place is read again), for
+// as long as the command object lives.
+const readings = new WeakMap<object, Reading>();
+
+/** `readCommand(raw, validator)`, remembered per command object while its declaration holds. */
+function readingOf(raw: unknown, validator: InputValidator): Result<CommandSchema, string> {
+  if (!isRecord(raw)) return readCommand(raw, validator);
+  const known = readings.get(raw);
+  if (known?.validator === validator && sameDeclaration(known.declaration, raw)) return known.read;
+  // Read from the snapshot, so the reading is exactly of the fields it is kept against.
+  const declaration = declarationOf(raw);
+  const read = readCommand(declaration, validator);
+  readings.set(raw, { declaration, validator, read });
+  return read;
 }
