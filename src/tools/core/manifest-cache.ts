@@ -20,6 +20,7 @@
  * The arrays returned are frozen: they are shared between turns and must not change under them.
  */
 
+import { isRecord } from "./json.js";
 import {
   type CheckedOptions,
   commandsOf,
@@ -83,11 +84,7 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
       const raw = commands[name];
       const known = byName.get(name);
       let entry = known !== undefined && sameDeclaration(known, raw) ? known : undefined;
-      if (entry === undefined) {
-        const read = readCommand(raw, options.validator);
-        if (!read.ok) throw new TypeError(`Command ${JSON.stringify(name)} ${read.error}`);
-        entry = entryOf(raw as Record<string, unknown>, Object.freeze(toTool(name, read.value)));
-      }
+      entry ??= entryOf(name, raw, options);
       fresh.set(name, entry);
       inOrder.push(entry);
     }
@@ -166,6 +163,14 @@ function onlyData(commands: object): boolean {
   return true;
 }
 
-function entryOf(raw: Record<string, unknown>, tool: NeutralTool): Entry {
-  return { ...declarationOf(raw), tool };
+/** The entry of command `name`, read from a snapshot of its declaration: exactly the fields it is kept against. */
+function entryOf(name: string, raw: unknown, options: CheckedOptions): Entry {
+  const declaration = isRecord(raw) ? declarationOf(raw) : undefined;
+  const read = readCommand(declaration ?? raw, options.validator);
+  // readCommand refuses anything but an object, so a reading always has its declaration.
+  if (!read.ok || declaration === undefined) {
+    const problem = read.ok ? "must be declared as an object" : read.error;
+    throw new TypeError(`Command ${JSON.stringify(name)} ${problem}`);
+  }
+  return { ...declaration, tool: Object.freeze(toTool(name, read.value)) };
 }
