@@ -505,7 +505,7 @@ describe("serveMcp: a call the approval policy asks about", () => {
   };
   /** The vault, with every command it executes recorded. */
   function countedVault() {
-    const { component } = vault();
+    const { component, lockFromOutside } = vault();
     const executed: string[] = [];
     const counted: AgentComponent<Vault> = {
       ...component,
@@ -514,7 +514,7 @@ describe("serveMcp: a call the approval policy asks about", () => {
         return component.execute(command, input);
       },
     };
-    return { component: counted, executed };
+    return { component: counted, executed, lockFromOutside };
   }
 
   it("asks the person through elicitation, showing the tool and its effect, and runs it once they accept", async () => {
@@ -572,6 +572,32 @@ describe("serveMcp: a call the approval policy asks about", () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(`Error (Denied): Command "empty" was denied: ${why}`);
     expect(executed).toEqual([]);
+  });
+
+  it("stops waiting for the person when the client cancels the call, runs nothing, and goes on announcing changes", async () => {
+    const { component, executed, lockFromOutside } = countedVault();
+    const asked = gate();
+    const { client, call, heard } = await served(component, askBeforeEmptying, {
+      answer: () => {
+        asked.open();
+        return new Promise<never>(() => undefined); // the person never answers
+      },
+    });
+    await call({ name: "unlock", arguments: {} });
+    await heard(1);
+    const controller = new AbortController();
+    const calling = client.callTool({ name: "empty", arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    await asked.promise;
+
+    controller.abort();
+    await expect(calling).rejects.toThrow();
+
+    // A call still waiting for its person would hold back every announcement for ever.
+    lockFromOutside();
+    await heard(2);
+    expect(executed).toEqual(["unlock"]);
   });
 
   it("answers Denied when the client cannot ask a person (no elicitation capability)", async () => {

@@ -17,8 +17,8 @@ import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
 import type { AgentComponent, JsonSchema, NeutralToolCall, RuntimeEvent } from "../core/types.js";
 import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
-import type { PendingCall } from "../shell/approval.js";
-import { answerAsked, NOT_ASKED } from "../shell/asked.js";
+import { NOT_ASKED, type PendingCall } from "../shell/approval.js";
+import { answerAsked } from "../shell/asked.js";
 import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
 import { withDefaults } from "../shell/defaults.js";
 import { checkInput } from "../validation/cache.js";
@@ -142,7 +142,6 @@ export function serveMcp<S, E extends RuntimeEvent>(
   };
   const unsubscribe = component.subscribe?.(changed);
 
-  /** The block, checked against the output schema the client was promised for this tool. */
   /**
    * A call the policy asked about, put to the person by MCP elicitation on the call's own
    * request: accepted, it runs (bound to the input they were shown, once); declined, cancelled,
@@ -157,15 +156,18 @@ export function serveMcp<S, E extends RuntimeEvent>(
     if (server.getClientCapabilities()?.elicitation) {
       const ask = { method: "elicitation/create", params: confirmation(pending) } as const;
       try {
-        action = (await extra.sendRequest(ask, ElicitResultSchema)).action;
+        // Abandoned with the call when the client cancels it.
+        const options = { signal: extra.signal };
+        action = (await extra.sendRequest(ask, ElicitResultSchema, options)).action;
       } catch {
-        action = undefined; // the client failed or went away: nobody approved
+        action = undefined; // the client failed, went away or cancelled: nobody approved
       }
     }
     const said = action === "accept" ? "allow" : { deny: WHY_NOT[action ?? ""] ?? NOT_ASKED };
     return answerAsked(bridge, answer, pending, said, { signal: extra.signal });
   }
 
+  /** The block, checked against the output schema the client was promised for this tool. */
   function declared(answer: ToolCallAnswer<S, E, McpToolResult>): McpToolResult {
     const { call, outcome, block } = answer;
     if (!outcome.ok) return block;
@@ -224,7 +226,6 @@ function outputOf<S, E extends RuntimeEvent>(
   }
 }
 
-/** Unreachable (a tools/call is always one call); answered rather than thrown, all the same. */
 const WHY_NOT: Record<string, string> = {
   decline: "the person declined it",
   cancel: "the person dismissed the request without deciding",
@@ -247,6 +248,7 @@ function confirmation({ command, toolName, input, flags }: PendingCall) {
   };
 }
 
+/** Unreachable (a tools/call is always one call); answered rather than thrown, all the same. */
 const NO_ANSWER: McpToolResult = {
   content: [{ type: "text", text: "Error: the call was not answered. Call the tool again." }],
   isError: true,

@@ -14,8 +14,8 @@ import type {
   RuntimeEvent,
   ToolDialect,
 } from "../core/types.js";
-import type { PendingCall } from "../shell/approval.js";
-import { answerAsked, NOT_ASKED } from "../shell/asked.js";
+import { NOT_ASKED, type PendingCall } from "../shell/approval.js";
+import { answerAsked } from "../shell/asked.js";
 import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
 import { buildManifest } from "../shell/defaults.js";
 import { objectArguments } from "../wire/arguments.js";

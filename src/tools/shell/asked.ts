@@ -6,10 +6,7 @@
 import { denied } from "../core/errors.js";
 import { err } from "../core/result.js";
 import type { RuntimeEvent } from "../core/types.js";
-import { NOT_ASKED, type PendingCall, withApprovals } from "./approval.js";
-
-export { NOT_ASKED };
-
+import { type PendingCall, withApprovals } from "./approval.js";
 import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "./bridge.js";
 
 /** What the person said: run it, or why not (read by the model). */
