@@ -4,6 +4,8 @@
  * object has.
  */
 
+import { setOwn } from "./json.js";
+
 /**
  * `value` as JSON would carry it, every property read exactly once: objects become plain objects
  * of their own enumerable string keys (`__proto__` included, as an own key, as `JSON.parse` makes
@@ -46,15 +48,7 @@ function copy(value: object): unknown {
       // for…in (no key array to allocate) also visits inherited keys: only own ones are copied.
       if (!Object.hasOwn(out, key)) continue;
       const copied = copy(entry);
-      // Assignment would set the prototype for `__proto__`; a JSON object has it as a plain key.
-      if (key === "__proto__") {
-        Object.defineProperty(out, key, {
-          value: copied,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else out[key] = copied;
+      setOwn(out, key, copied);
     } else if (entry === undefined || typeof entry === "function" || typeof entry === "symbol") {
       delete out[key]; // a no-op for an inherited key
     }

@@ -11,7 +11,7 @@
 import Ajv, { type ErrorObject, type SchemaValidateFunction, type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { escapePointer, isRecord } from "../core/json.js";
+import { escapePointer, isRecord, setOwn } from "../core/json.js";
 import { err, ok } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
 import { declaredDefaults, defaultsProblem, fragment, withDefaults } from "./declared-defaults.js";
@@ -23,7 +23,7 @@ import {
   oneOfMessage,
   show,
 } from "./issues.js";
-import { cloneJson, setOwn } from "./json-copy.js";
+import { cloneJson } from "./json-copy.js";
 import { isMultipleOf } from "./multiple-of.js";
 import type { InputValidator, ValidatorOptions } from "./port.js";
 import {

@@ -4,11 +4,11 @@
  * validated in place of the model's input; one that breaks its own schema is the application's
  * bug, found when the schema is checked.
  */
-import { isRecord } from "../core/json.js";
+import { isRecord, setOwn } from "../core/json.js";
 import { ok } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
 import { show } from "./issues.js";
-import { cloneJson, setOwn } from "./json-copy.js";
+import { cloneJson } from "./json-copy.js";
 import type { InputCheck } from "./port.js";
 import { eachSubschema, pointerOf } from "./vocabulary.js";
 

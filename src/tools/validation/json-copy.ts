@@ -3,6 +3,8 @@
  * so copying never changes a prototype nor drops a property a model sent.
  */
 
+import { setOwn } from "../core/json.js";
+
 /** Copies the arrays and plain objects of `value`; everything else is shared. */
 export function cloneJson<T>(value: T): T;
 export function cloneJson(value: unknown): unknown {
@@ -11,19 +13,4 @@ export function cloneJson(value: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) setOwn(copy, key, cloneJson(Reflect.get(value, key)));
   return copy;
-}
-
-/**
- * `target[key] = value` as an own data property, even for `__proto__`, which assigning would
- * take as a new prototype; every other key is assigned, which keeps the object fast.
- */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key !== "__proto__") target[key] = value;
-  else
-    Object.defineProperty(target, key, {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
 }

@@ -2,6 +2,7 @@
  * What the model reads back: one shared rule for turning any observation or error into text,
  * which never throws and never leaks a stack trace.
  */
+import { setOwn } from "../core/json.js";
 import type { Result } from "../core/result.js";
 import type { NeutralToolCall, Observation, ToolError } from "../core/types.js";
 
@@ -45,14 +46,7 @@ function encode(value: unknown, ancestors: object[], depth: number): unknown {
       const out: Record<string, unknown> = {};
       for (const [key, item] of entries) {
         const encoded = encode(item, ancestors, depth + 1);
-        if (encoded !== undefined) {
-          Object.defineProperty(out, String(key), {
-            value: encoded,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        }
+        if (encoded !== undefined) setOwn(out, String(key), encoded);
       }
       return out;
     } finally {
@@ -140,15 +134,7 @@ function copyOf(value: unknown, depth: number): unknown {
   for (const key of Object.keys(value)) {
     const item = copyOf(Reflect.get(value, key), depth + 1);
     if (item === NOT_PLAIN) return NOT_PLAIN;
-    // `__proto__` assigned would set the copy's prototype: it is defined as a key instead.
-    if (key === "__proto__") {
-      Object.defineProperty(out, key, {
-        value: item,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else out[key] = item;
+    setOwn(out, key, item);
   }
   return out;
 }

@@ -6,7 +6,7 @@
  * without it, and the reason is reported (`strict-fallback`). Only dialects with a strict mode
  * import this module, so the others do not carry it.
  */
-import { isRecord } from "../core/json.js";
+import { isRecord, setOwn } from "../core/json.js";
 import type { JsonSchema } from "../core/types.js";
 import { isRecursive, resolveRef, subschemas } from "./schema-refs.js";
 
@@ -319,12 +319,7 @@ function strip(schema: unknown, value: unknown, root: JsonSchema, depth: number)
   for (const [key, item] of Object.entries(value)) {
     const known = Object.hasOwn(properties, key);
     if (item === null && known && !required.has(key)) continue;
-    Object.defineProperty(out, key, {
-      value: known ? strip(properties[key], item, root, depth + 1) : item,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(out, key, known ? strip(properties[key], item, root, depth + 1) : item);
   }
   return out;
 }
