@@ -35,7 +35,8 @@ import {
 import type { AgentSchema, NeutralManifest, NeutralTool } from "./types.js";
 
 /** One declared command as last read: its declaration and its manifest entry. */
-interface Entry extends Declaration {
+interface Entry {
+  readonly declaration: Declaration;
   readonly tool: NeutralTool;
 }
 
@@ -83,7 +84,8 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
     for (const name of now) {
       const raw = commands[name];
       const known = byName.get(name);
-      let entry = known !== undefined && sameDeclaration(known, raw) ? known : undefined;
+      let entry =
+        known !== undefined && sameDeclaration(known.declaration, raw) ? known : undefined;
       entry ??= entryOf(name, raw, options);
       fresh.set(name, entry);
       inOrder.push(entry);
@@ -105,7 +107,8 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
       if (manifest !== undefined && commands === sealed) {
         // No key to enumerate, no hash lookup: a pass over the kept entries, flat per command.
         for (const entry of entries)
-          if (!sameDeclaration(entry, entry.raw)) return rebuild(commands, keys);
+          if (!sameDeclaration(entry.declaration, entry.declaration.raw))
+            return rebuild(commands, keys);
         return manifest;
       }
       const now = Object.keys(commands);
@@ -114,7 +117,7 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
       for (let index = 0; index < now.length; index++) {
         const name = now[index] as string;
         const entry = entries[index] as Entry;
-        if (name !== keys[index] || !sameDeclaration(entry, commands[name]))
+        if (name !== keys[index] || !sameDeclaration(entry.declaration, commands[name]))
           return rebuild(commands, now);
       }
       return manifest;
@@ -125,7 +128,7 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
         const commands = commandsOf(schema);
         if (commands === undefined || !Object.hasOwn(commands, name)) return false;
         const entry = byName.get(name);
-        return entry !== undefined && sameDeclaration(entry, commands[name]);
+        return entry !== undefined && sameDeclaration(entry.declaration, commands[name]);
       } catch {
         return false; // a getter that throws: the caller reads the schema again, the slow way
       }
@@ -172,5 +175,7 @@ function entryOf(name: string, raw: unknown, options: CheckedOptions): Entry {
     const problem = read.ok ? "must be declared as an object" : read.error;
     throw new TypeError(`Command ${JSON.stringify(name)} ${problem}`);
   }
-  return { ...declaration, tool: Object.freeze(toTool(name, read.value)) };
+  // Nested, not spread into the entry: a spread copy made these objects slow to read (measured:
+  // the unchanged turn went from 13 to 600 ns per command).
+  return { declaration, tool: Object.freeze(toTool(name, read.value)) };
 }
