@@ -24,7 +24,13 @@ export async function traceDemo(): Promise<ReadableSpan[]> {
 }
 
 /** The attributes shown beside a span's name; the rest are the same on every span of its kind. */
-const SHOWN = ["gen_ai.tool.call.id", "error.type", "ignite.tool.failure_reason", "ignite.stop"];
+const SHOWN = [
+  "gen_ai.tool.call.id",
+  "error.type",
+  "ignite.tool.failure_reason",
+  "ignite.tool.held",
+  "ignite.stop",
+];
 
 /** The spans as a tree, children in the order they started: name, phases, status, attributes. */
 export function renderTree(spans: readonly ReadableSpan[]): string[] {

@@ -121,6 +121,32 @@ describe("otelTracer with igniteTools", () => {
     expect(events(thrown as ReadableSpan)).toEqual(["ignite.tool.validate", "ignite.tool.execute"]);
   });
 
+  it("ends a call the policy holds for a person as held, not as an error, and a denied one as Denied", async () => {
+    const tools = igniteTools(new Counter(), fakeDialect, {
+      tracer: tracer(),
+      approve: ({ route }) => (route.command === "increment" ? "ask" : { deny: "not today" }),
+    });
+    await tools.answerToolCalls({
+      toolCalls: [
+        { id: "1", name: "increment", input: { by: 1 } },
+        { id: "2", name: "setLimit", input: 3 },
+      ],
+    });
+
+    const held = only("execute_tool increment");
+    expect(events(held)).toEqual([
+      "ignite.tool.validate",
+      "ignite.tool.approve",
+      "ignite.tool.held",
+    ]);
+    expect(held.attributes["ignite.tool.held"]).toBe(true);
+    expect(held.attributes).not.toHaveProperty("error.type");
+    expect(held.status.code).toBe(SpanStatusCode.UNSET);
+    const denied = only("execute_tool setLimit");
+    expect(denied.attributes["error.type"]).toBe("Denied");
+    expect(denied.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
   it("goes under the span the application has active when no parent is given", async () => {
     // A context manager as simple as the browser's: the context `with` gives, while it runs.
     const stack: Context[] = [ROOT_CONTEXT];

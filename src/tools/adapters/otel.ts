@@ -46,13 +46,19 @@ class OtelHandle implements TraceHandle {
     private readonly recordContent: boolean,
   ) {}
 
+  private held = false;
+
   phase(name: TracePhase): void {
     this.span.addEvent(`ignite.tool.${name}`);
+    if (name === "held") this.held = true;
   }
 
   end(result: Result<unknown, unknown>): void {
     const { span, unit } = this;
-    if (result.ok) {
+    if (this.held) {
+      // Waiting for a person is not a failure: the span says so, and keeps its status unset.
+      span.setAttribute("ignite.tool.held", true);
+    } else if (result.ok) {
       if (unit.kind === "call" && this.recordContent) {
         const text = json(result.value);
         if (text !== undefined) span.setAttribute("gen_ai.tool.call.result", text);

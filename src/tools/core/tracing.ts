@@ -30,8 +30,11 @@ export type TraceUnit =
   | { readonly kind: "request"; readonly turn: number; readonly model?: string | undefined }
   | { readonly kind: "call"; readonly call: NeutralToolCall };
 
-/** The phases of a call a tracer hears, in order; `approve` only with a policy or a ledger. */
-export type TracePhase = "validate" | "approve" | "execute";
+/**
+ * The phases of a call a tracer hears, in order; `approve` only with a policy or a ledger, and
+ * `held` instead of `execute` when the policy asked a person about the call.
+ */
+export type TracePhase = "validate" | "approve" | "execute" | "held";
 
 /**
  * A started unit of work.
@@ -47,7 +50,9 @@ export interface TraceHandle {
   /**
    * A call's phase began: `validate` when its turn in the queue came (its input is checked now),
    * `approve` when it passed every check and the approval policy (or the ledger) decides,
-   * `execute` when `execute` is called.
+   * `execute` when `execute` is called, or `held` when the policy asked a person: the call does
+   * not run in this unit, which then ends with the `Denied` a model reads if nobody decides (the
+   * call, once decided, is a unit of its own).
    */
   phase(name: TracePhase): void;
   /**

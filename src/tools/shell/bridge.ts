@@ -309,10 +309,12 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       return { route: route.value, outcome: await execute(route.value, call, signal) };
     }
     span?.phase("approve");
-    return guard(options.approve, route.value, call, schema, guardOptions, () => {
+    const guarded = await guard(options.approve, route.value, call, schema, guardOptions, () => {
       span?.phase("execute");
       return execute(route.value, call, signal);
     });
+    if (guarded.pending) span?.phase("held");
+    return guarded;
   };
 
   // True only while `component.execute` runs synchronously: an invoke then comes from inside it,
