@@ -282,5 +282,6 @@ describe("gemini against @google/genai 2.32.0 over HTTP", () => {
       }),
       { numRuns: 60 },
     );
-  });
+    // Sixty HTTP round trips through the SDK: seconds on a loaded CI machine, not a hang.
+  }, 30_000);
 });
