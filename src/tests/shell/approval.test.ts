@@ -21,6 +21,7 @@ import {
   resumeToolLoop,
   runToolLoop,
   type ToolError,
+  type ToolTracer,
 } from "../../tools/index.js";
 import { contentKey as canonicalJson } from "../../tools/validation/cache.js";
 import { argsFor, providers } from "../provider-responses.js";
@@ -544,6 +545,39 @@ describe("runToolLoop and resumeToolLoop", () => {
       ...options,
     });
     expect(ran.filter((run) => run.command === "wipe")).toHaveLength(1);
+  });
+
+  it("ends the resumed run's spans with what onStep threw, and lets the throw reach the application", async () => {
+    const { component } = vault();
+    const paused = await runToolLoop({
+      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      model: wipingModel,
+      messages: [],
+    });
+    const state = paused.state;
+    if (!state) throw new Error("not paused");
+    const ended: [string, boolean][] = [];
+    const tracer: ToolTracer = {
+      start: (unit) => ({ phase: () => {}, end: (result) => ended.push([unit.kind, result.ok]) }),
+    };
+    const bug = new RangeError("onStep broke");
+
+    const resuming = resumeToolLoop({
+      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      model: wipingModel,
+      state,
+      decisions: (paused.pending ?? []).map((call) => approveCall(call)),
+      tracer,
+      onStep: () => {
+        throw bug;
+      },
+    });
+
+    await expect(resuming).rejects.toBe(bug);
+    expect(ended.filter(([kind]) => kind !== "call")).toEqual([
+      ["turn", false],
+      ["run", false],
+    ]);
   });
 });
 

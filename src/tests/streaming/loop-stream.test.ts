@@ -1,11 +1,15 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { GoogleGenAI } from "@google/genai";
-import { type Message as OllamaMessageParam, Ollama } from "ollama";
+import { Ollama, type Message as OllamaMessageParam } from "ollama";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
+import {
+  type AnthropicMessage,
+  type AnthropicTool,
+  anthropic,
+} from "../../tools/dialects/anthropic.js";
 import {
   type AnthropicStreamedMessage,
   anthropicStream,
@@ -19,8 +23,9 @@ import { openaiResponsesStream, openaiStream } from "../../tools/dialects/openai
 import {
   type AgentComponent,
   igniteTools,
-  runToolLoop,
+  type ModelRequest,
   type RuntimeEvent,
+  runToolLoop,
   type ToolLoopResult,
 } from "../../tools/index.js";
 import type { StreamDelta } from "../../tools/wire/stream.js";
@@ -121,19 +126,27 @@ function expectStreamedRun(
 describe("runToolLoop streaming with @anthropic-ai/sdk from 127.0.0.1", () => {
   const client = () => new Anthropic({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
   const history: MessageParam[] = [{ role: "user", content: "Count two, note milk, reset." }];
+  /** The SDK's `messages.stream` on a fresh client, as the loop's model function. */
+  const streamed = (maxTokens = 1024) => {
+    const sdk = client();
+    return ({
+      tools,
+      messages,
+      signal,
+    }: ModelRequest<AnthropicTool[], AnthropicMessage, AbortSignal>) =>
+      sdk.messages.stream(
+        { model: "claude-sonnet-4-6", max_tokens: maxTokens, tools, messages },
+        { signal },
+      );
+  };
 
   it("runs each call as it becomes ready, in order, over two streamed turns", async () => {
     const run = harness();
     server.play(named(anthropicToolTurn(SAFE_TODO)), named(anthropicFinalTurn));
-    const sdk = client();
     const result = await runToolLoop({
       tools: igniteTools(run.component, anthropic),
       stream: anthropicStream,
-      model: ({ tools, messages, signal }) =>
-        sdk.messages.stream(
-          { model: "claude-sonnet-4-6", max_tokens: 1024, tools, messages },
-          { signal },
-        ),
+      model: streamed(),
       messages: history,
       onDelta: run.onDelta,
     });
@@ -153,12 +166,10 @@ describe("runToolLoop streaming with @anthropic-ai/sdk from 127.0.0.1", () => {
   it("answers the call max_tokens cut InvalidInput, never runs it, and goes on", async () => {
     const run = harness();
     server.play(named(anthropicCutTurn(SAFE_TODO)), named(anthropicFinalTurn));
-    const sdk = client();
     const result = await runToolLoop({
       tools: igniteTools(run.component, anthropic),
       stream: anthropicStream,
-      model: ({ tools, messages }) =>
-        sdk.messages.stream({ model: "claude-sonnet-4-6", max_tokens: 64, tools, messages }),
+      model: streamed(64),
       messages: history,
     });
 
@@ -177,12 +188,10 @@ describe("runToolLoop streaming with @anthropic-ai/sdk from 127.0.0.1", () => {
       (event) => event.type === "content_block_delta" && event.index === 3,
     );
     server.play(brokenAfter(named(recorded), cutAt + 1));
-    const sdk = client();
     const result = await runToolLoop({
       tools: igniteTools(run.component, anthropic),
       stream: anthropicStream,
-      model: ({ tools, messages }) =>
-        sdk.messages.stream({ model: "claude-sonnet-4-6", max_tokens: 1024, tools, messages }),
+      model: streamed(),
       messages: history,
       onDelta: run.onDelta,
     });
@@ -205,15 +214,10 @@ describe("runToolLoop streaming with @anthropic-ai/sdk from 127.0.0.1", () => {
     const run = harness();
     const controller = new AbortController();
     server.play(named(anthropicToolTurn(SAFE_TODO)));
-    const sdk = client();
     const result = await runToolLoop({
       tools: igniteTools(run.component, anthropic),
       stream: anthropicStream,
-      model: ({ tools, messages, signal }) =>
-        sdk.messages.stream(
-          { model: "claude-sonnet-4-6", max_tokens: 1024, tools, messages },
-          { signal },
-        ),
+      model: streamed(),
       messages: history,
       signal: controller.signal,
       onDelta: (delta, turn) => {

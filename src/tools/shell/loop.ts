@@ -45,6 +45,27 @@ export interface ToolLoopStep<S, E extends RuntimeEvent, Response, ResultBlock> 
   errors: ToolError[];
 }
 
+/** The step of one answered turn: its calls, their answers and the errors among them. */
+export function stepOf<S, E extends RuntimeEvent, Response, ResultBlock>(
+  turn: number,
+  response: Response,
+  answers: ToolCallAnswer<S, E, ResultBlock>[],
+): ToolLoopStep<S, E, Response, ResultBlock> {
+  const calls = answers.map((answer) => answer.call);
+  const errors = answers.flatMap((answer) => (answer.outcome.ok ? [] : [answer.outcome.error]));
+  return { turn, response, calls, answers, errors };
+}
+
+/** The snapshot of the last call of `answers` that succeeded; `before` when none did. */
+export function lastSnapshot<S, E extends RuntimeEvent, ResultBlock>(
+  answers: readonly ToolCallAnswer<S, E, ResultBlock>[],
+  before: S | undefined,
+): S | undefined {
+  let snapshot = before;
+  for (const { outcome } of answers) if (outcome.ok) snapshot = outcome.value.snapshot;
+  return snapshot;
+}
+
 /**
  * Why the loop stopped:
  * - `done` — the model answered without calling a tool;
@@ -362,14 +383,8 @@ export async function runToolLoop<
       }
       const blocks = answers.map((answer) => answer.block);
       messages = tools.appendTurn(messages, reply, blocks);
-      for (const { outcome } of answers) if (outcome.ok) snapshot = outcome.value.snapshot;
-      const step = {
-        turn,
-        response: reply,
-        calls: answers.map((answer) => answer.call),
-        answers,
-        errors: answers.flatMap((answer) => (answer.outcome.ok ? [] : [answer.outcome.error])),
-      };
+      const step = stepOf(turn, reply, answers);
+      snapshot = lastSnapshot(answers, snapshot);
       steps.push(step);
       onStep?.(step);
       // A stream that broke off ends the loop once its calls are answered.

@@ -9,9 +9,11 @@ import type { LoopToolBridge } from "./bridge.js";
 import { resumeToolCalls } from "./decisions.js";
 import { type CallLedger, memoryLedger, scopedLedger } from "./ledger.js";
 import {
+  lastSnapshot,
   type ModelRequest,
   runToolLoop,
   startAt,
+  stepOf,
   type ToolLoopResult,
   type ToolLoopStep,
 } from "./loop.js";
@@ -87,35 +89,28 @@ export async function resumeToolLoop<
   // One run span for the settled turn and the turns after it, as runToolLoop makes for its own.
   const run = tracer?.start({ kind: "run", agent: agentName });
   const turn = tracer?.start({ kind: "turn", turn: state.turn }, run);
-  let answers: Awaited<ReturnType<typeof resumeToolCalls<S, E, ResultBlock>>>;
+  let messages: Message[];
+  let step: ToolLoopStep<S, E, Response, ResultBlock>;
   try {
-    answers = await resumeToolCalls(tools, state.paused, options.decisions, {
+    const answers = await resumeToolCalls(tools, state.paused, options.decisions, {
       ledger: scopedLedger(ledger, `turn-${state.turn}`),
       ...(signal === undefined ? {} : { signal }),
       ...(turn === undefined ? {} : { parent: turn }),
       ...(options.now === undefined ? {} : { now: options.now }),
     });
+    const blocks = answers.map((answer) => answer.block);
+    messages = tools.appendTurn(state.messages, state.response, blocks);
+    step = stepOf(state.turn, state.response, answers);
+    onStep?.(step);
   } catch (error) {
+    // Refused decisions (ApprovalError), or the application's bug in onStep: the spans end with
+    // it, as runToolLoop's do, before it reaches the caller.
     turn?.end(err(error));
     run?.end(err(error));
     throw error;
   }
   turn?.end(ok(undefined));
-  const messages = tools.appendTurn(
-    state.messages,
-    state.response,
-    answers.map((answer) => answer.block),
-  );
-  const step: ToolLoopStep<S, E, Response, ResultBlock> = {
-    turn: state.turn,
-    response: state.response,
-    calls: answers.map((answer) => answer.call),
-    answers,
-    errors: answers.flatMap((answer) => (answer.outcome.ok ? [] : [answer.outcome.error])),
-  };
-  onStep?.(step);
-  let snapshot: S | undefined;
-  for (const { outcome } of answers) if (outcome.ok) snapshot = outcome.value.snapshot;
+  const snapshot = lastSnapshot(step.answers, undefined);
   const settled = { messages, steps: [step], snapshot, response: state.response };
   if (signal?.aborted || state.turnsLeft <= 0) {
     const stop = signal?.aborted ? "aborted" : "maxTurns";
