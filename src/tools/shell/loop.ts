@@ -347,9 +347,8 @@ export async function runToolLoop<
   let snapshot: S | undefined;
   let response: Returned | undefined;
   const { agentName: agent, modelName } = options;
-  const run = resumed.has(options)
-    ? resumed.get(options)?.run
-    : tracer?.start({ kind: "run", agent });
+  const from = resumed.get(options);
+  const run = from ? from.run : tracer?.start({ kind: "run", agent });
   let turnSpan: TraceHandle | undefined;
   const end = (
     stop: ToolLoopStop,
@@ -361,7 +360,7 @@ export async function runToolLoop<
     return stop === "error" ? { ...result, error } : result;
   };
 
-  const first = resumed.get(options)?.turn ?? 1;
+  const first = from?.turn ?? 1;
   try {
     for (let turn = first; turn < first + maxTurns; turn++) {
       if (signal?.aborted) return end("aborted");
@@ -379,7 +378,9 @@ export async function runToolLoop<
       const { answers } = asked;
       if (answers.some((answer) => answer.pending)) {
         const left = first + maxTurns - 1 - turn;
-        return { ...end("approval"), ...pauseLoop(messages, reply, turn, left, answers, options) };
+        // Paused before the spans end: a state that cannot be made is an error of this run.
+        const paused = pauseLoop(messages, reply, turn, left, answers, options);
+        return { ...end("approval"), ...paused };
       }
       const blocks = answers.map((answer) => answer.block);
       messages = tools.appendTurn(messages, reply, blocks);
