@@ -15,9 +15,8 @@ import {
 } from "ai";
 import { err, ok, type Result } from "../core/result.js";
 import type { AgentComponent, Observation, RuntimeEvent, ToolError } from "../core/types.js";
-import { objectArguments } from "../wire/arguments.js";
 import { PORTABLE_NAMES } from "../wire/names.js";
-import { type AdapterOptions, adapterTools, type FrameworkCall } from "./shared.js";
+import { type AdapterOptions, adapterTools, frameworkCall } from "./shared.js";
 
 /**
  * What a tool's `execute` returns, and so what `toolResults[].output` holds: the call's full
@@ -80,10 +79,7 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
   const adapter = adapterTools(component, options, { names: PORTABLE_NAMES }, HAS_APPROVALS);
   const approve = HAS_APPROVALS ? options.approve : undefined;
   // The AI SDK hands over the input already decoded.
-  const callOf = (input: unknown, id: string | undefined): FrameworkCall => ({
-    ...(id === undefined ? {} : { id }),
-    ...objectArguments(input, "empty"),
-  });
+  const callOf = (input: unknown, id: string | undefined) => frameworkCall(input, id, "empty");
 
   const tools: Record<string, AiSdkTool<S, E>> = {};
   for (const wire of adapter.tools) {

@@ -14,10 +14,9 @@ import {
 } from "@langchain/core/tools";
 import { isRecord } from "../core/json.js";
 import type { AbortSignalLike, AgentComponent, JsonSchema, RuntimeEvent } from "../core/types.js";
-import { objectArguments } from "../wire/arguments.js";
 import type { NameRule } from "../wire/names.js";
 import type { WireTool } from "../wire/provider-tools.js";
-import { type AdapterOptions, type AdapterTools, adapterTools } from "./shared.js";
+import { type AdapterOptions, type AdapterTools, adapterTools, frameworkCall } from "./shared.js";
 
 /** Options of `langchainTools`: the `igniteTools` options and the result-text cap. */
 export type LangChainToolsOptions<
@@ -121,8 +120,7 @@ class BridgedTool extends StructuredTool<ToolSchemaBase> {
     id: string | undefined,
     signal: AbortSignalLike | undefined,
   ): Promise<string | ToolMessage> {
-    const call = { ...(id === undefined ? {} : { id }), ...objectArguments(args) };
-    const answer = await this.adapter.answer(this.wire, call, signal);
+    const answer = await this.adapter.answer(this.wire, frameworkCall(args, id), signal);
     if (id === undefined) return answer.text;
     return new ToolMessage({
       content: answer.text,

@@ -5,10 +5,9 @@
  */
 import { type FunctionTool, tool } from "@openai/agents";
 import type { AgentComponent, JsonSchema, RuntimeEvent } from "../core/types.js";
-import { objectArguments } from "../wire/arguments.js";
 import { OPENAI_NAMES } from "../wire/names.js";
 import { OPENAI_STRICT } from "../wire/strict.js";
-import { type AdapterOptions, adapterTools } from "./shared.js";
+import { type AdapterOptions, adapterTools, frameworkCall } from "./shared.js";
 
 /** Options of `agentsTools`: the `igniteTools` options, the result-text cap, and strict mode. */
 export interface AgentsToolsOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
@@ -73,14 +72,10 @@ export function agentsTools<S, E extends RuntimeEvent, Context = unknown>(
         ? {}
         : {
             needsApproval: (_context, args, callId) =>
-              adapter.asks(wire, {
-                ...(callId === undefined ? {} : { id: callId }),
-                ...objectArguments(args),
-              }),
+              adapter.asks(wire, frameworkCall(args, callId)),
           }),
       execute: async (args, _context, details) => {
-        const id = details?.toolCall?.callId;
-        const call = { ...(id === undefined ? {} : { id }), ...objectArguments(args) };
+        const call = frameworkCall(args, details?.toolCall?.callId);
         return (await adapter.answer(wire, call, details?.signal)).text;
       },
     });

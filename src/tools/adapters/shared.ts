@@ -17,6 +17,7 @@ import type {
 import { askedByFramework, policyAsks } from "../shell/approval.js";
 import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
 import { buildManifest } from "../shell/defaults.js";
+import { objectArguments } from "../wire/arguments.js";
 import {
   type ProviderCall,
   toNeutralCall,
@@ -40,6 +41,27 @@ export interface ToolAnswer {
 
 /** A framework's tool call: its id, when it has one, and the arguments as decoded. */
 export type FrameworkCall = Omit<ProviderCall, "name">;
+
+/**
+ * A framework's call from the arguments it decoded and its call id. Arguments that are not an
+ * object are the call's `argsError`; `absent: "empty"` reads missing arguments as `{}`.
+ */
+export function frameworkCall(
+  args: unknown,
+  id: string | undefined,
+  absent?: "empty",
+): FrameworkCall {
+  const read = objectArguments(args, absent);
+  return id === undefined ? read : { id, ...read };
+}
+
+/**
+ * `call` under the tool's provider name. The name goes first: on Node 20's V8, a spread followed
+ * by a key it lacks takes a slow path (about 1 µs per call).
+ */
+function named(tool: WireTool, call: FrameworkCall): ProviderCall {
+  return { name: tool.name, ...call };
+}
 
 /** The declared commands as a framework's tools, and the way each call reaches the component. */
 export interface AdapterTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
@@ -110,7 +132,7 @@ export function adapterTools<S, E extends RuntimeEvent>(
   const declared = buildManifest(component.getSchema(), undefined, options);
   const tools = dialect.toToolDefs(declared).tools;
   const neutral = (tool: WireTool, call: FrameworkCall): NeutralToolCall => {
-    const [parsed] = bridge.parseToolCalls({ ...call, name: tool.name });
+    const [parsed] = bridge.parseToolCalls(named(tool, call));
     // One framework call parses to exactly one call; the fallback only satisfies the type.
     return parsed ?? { name: tool.name, input: undefined };
   };
@@ -140,7 +162,7 @@ export function adapterTools<S, E extends RuntimeEvent>(
       return tools.flatMap((tool) => (now.has(tool.tool.name) ? [tool.name] : []));
     },
     async answer(tool, call, signal) {
-      const [answer] = await bridge.answerToolCalls({ ...call, name: tool.name }, { signal });
+      const [answer] = await bridge.answerToolCalls(named(tool, call), { signal });
       // parseToolCalls makes exactly one call of it, so this is that call's one answer.
       return answer?.block ?? { text: "Error: the call was not answered.", isError: true };
     },
@@ -149,7 +171,7 @@ export function adapterTools<S, E extends RuntimeEvent>(
     async asks(tool, call) {
       if (!approve) return false;
       try {
-        const [asked] = dialect.parseToolCalls({ ...call, name: tool.name }, declared);
+        const [asked] = dialect.parseToolCalls(named(tool, call), declared);
         if (!asked || asked.inputError !== undefined) return false;
         const route = bridge.resolveCall(asked.name, asked.input);
         return await policyAsks(approve, component.getSchema(), asked, route);
