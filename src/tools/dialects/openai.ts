@@ -278,9 +278,9 @@ function chatCall(call: unknown, cutOff: boolean): ProviderCall {
   const id = typeof call.id === "string" ? { id: call.id } : {};
   // Some compatible servers omit `type` on function calls.
   if ((call.type === "function" || call.type === undefined) && isRecord(call.function)) {
-    const { name, arguments: text } = call.function;
+    const { name } = call.function;
     // Assigned field by field rather than spread: this runs once per call, on the hot path.
-    const { args, argsError } = decodeArguments(text, { cutOff });
+    const { args, argsError } = readArguments(call.function, cutOff);
     const read: ProviderCall = { name: typeof name === "string" ? name : "", args };
     if (typeof call.id === "string") read.id = call.id;
     if (argsError !== undefined) read.argsError = argsError;
@@ -365,7 +365,7 @@ function resentCall(call: OpenAIChatToolCall): OpenAIChatToolCall {
     id,
     // Some compatible servers leave `type` out of a response; a request must carry it.
     type: "function",
-    function: { name: fn.name, arguments: objectText(fn.arguments) },
+    function: { name: fn.name, arguments: objectText(fn) },
     ...(extra_content === undefined ? {} : { extra_content }),
   };
 }
@@ -373,12 +373,29 @@ function resentCall(call: OpenAIChatToolCall): OpenAIChatToolCall {
 /** A Responses output item as it goes back: a `function_call` with unreadable arguments fixed. */
 function resentItem(item: OpenAIResponsesItem): OpenAIResponsesItem {
   if (item.type !== "function_call") return item;
-  const text = objectText(item.arguments);
+  const text = objectText(item);
   return text === item.arguments ? item : { ...item, arguments: text };
 }
 
-/** `args` as the JSON text of an object: as it is when it is one, else `"{}"`. */
-function objectText(args: unknown): string {
+// The argument texts `parseToolCalls` read as an object's JSON, by the object that holds them:
+// `appendTurn` sends each back, and would otherwise parse it a second time (a tenth of a turn).
+const objectTexts = new WeakMap<object, string>();
+
+/** The arguments `holder` carries, decoded; a text that is an object's JSON is remembered. */
+function readArguments(holder: { arguments?: unknown }, cutOff: boolean) {
+  const text = holder.arguments;
+  const read = decodeArguments(text, { cutOff });
+  // A blank text reads as `{}` but is not an object's JSON.
+  if (typeof text === "string" && isRecord(read.args) && text.trim() !== "") {
+    objectTexts.set(holder, text);
+  }
+  return read;
+}
+
+/** `holder.arguments` as the JSON text of an object: as it is when it is one, else `"{}"`. */
+function objectText(holder: { arguments?: unknown }): string {
+  const args = holder.arguments;
+  if (typeof args === "string" && objectTexts.get(holder) === args) return args;
   if (typeof args !== "string") return isRecord(args) ? toJsonText(args) : "{}";
   try {
     return isRecord(JSON.parse(args)) ? args : "{}";
@@ -425,11 +442,11 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
         if (!isRecord(item) || item.type !== "function_call") return [];
         const cutOff = item.status === "incomplete" || (incomplete && index === output.length - 1);
         const { call_id: id, name } = item;
-        return toNeutralCall(wire, {
-          ...(typeof id === "string" ? { id } : {}),
-          name: typeof name === "string" ? name : "",
-          ...decodeArguments(item.arguments, { cutOff }),
-        });
+        const { args, argsError } = readArguments(item, cutOff);
+        const read: ProviderCall = { name: typeof name === "string" ? name : "", args };
+        if (typeof id === "string") read.id = id;
+        if (argsError !== undefined) read.argsError = argsError;
+        return toNeutralCall(wire, read);
       });
     },
     toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
