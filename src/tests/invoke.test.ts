@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { type AgentComponent, err, igniteTools, ok, type RuntimeEvent } from "../tools/index.js";
 import { Counter, single } from "./fixtures.js";
@@ -225,6 +226,64 @@ describe("igniteTools: invoke", () => {
       ok({ snapshot: { value: 6 }, events: [{ type: "added", payload: 3 }] }),
       ok({ snapshot: { value: 10 }, events: [{ type: "added", payload: 4 }] }),
     ]);
+  });
+
+  it("runs calls one at a time in the order made, whether the component answers at once or later", async () => {
+    // Each call: does the component answer synchronously, after how many ticks it answers
+    // otherwise, whether it throws, and how many ticks after the previous call it is made.
+    const plan = fc.array(
+      fc.record({
+        sync: fc.boolean(),
+        ticks: fc.nat(3),
+        fails: fc.boolean(),
+        after: fc.nat(2),
+      }),
+      { minLength: 1, maxLength: 8 },
+    );
+    const tick = () => new Promise<void>((resolve) => queueMicrotask(resolve));
+    await fc.assert(
+      fc.asyncProperty(plan, async (calls) => {
+        const log: string[] = [];
+        let running = false;
+        const component: AgentComponent<number> = {
+          getSchema: () => ({ commands: { run: { input: { type: "integer" } } } }),
+          execute: (_command, input) => {
+            const at = input as number;
+            const call = calls[at] as (typeof calls)[number];
+            expect(running).toBe(false);
+            log.push(`start ${at}`);
+            const finish = () => {
+              log.push(`end ${at}`);
+              if (call.fails) throw new Error(`call ${at} failed`);
+              return { state: at, events: [] };
+            };
+            if (call.sync) return finish();
+            running = true;
+            return (async () => {
+              for (let count = 0; count < call.ticks; count++) await tick();
+              running = false;
+              return finish();
+            })();
+          },
+        };
+        const tools = igniteTools(component);
+        const answers: Promise<unknown>[] = [];
+        for (const [at, call] of calls.entries()) {
+          for (let count = 0; count < call.after; count++) await tick();
+          answers.push(tools.invoke({ name: "run", input: at }));
+        }
+        const outcomes = await Promise.all(answers);
+        expect(log).toEqual(calls.flatMap((_, at) => [`start ${at}`, `end ${at}`]));
+        expect(outcomes).toEqual(
+          calls.map((call, at) =>
+            call.fails
+              ? err(expect.objectContaining({ kind: "ExecuteFailed", reason: "threw" }))
+              : ok({ snapshot: at, events: [] }),
+          ),
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it("keeps the queue moving after a call fails", async () => {

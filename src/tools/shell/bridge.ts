@@ -28,6 +28,7 @@ import { type GuardOptions, guard, type PendingCall } from "./approval.js";
 import { checkComponent, checkOptions, onceEach } from "./checks.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
+import { isThenable, type Soon } from "./soon.js";
 import { traceCall } from "./tracing.js";
 import { turnCache } from "./turn-cache.js";
 
@@ -284,12 +285,12 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const resolveCall = (name: string, input: unknown) =>
     resolveToolCall(component.getSchema(), { name, input }, canExecute(), checked);
 
-  const step = async (
+  const step = (
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
     guardOptions?: GuardOptions,
     span?: TraceHandle,
-  ): Promise<Run<S, E>> => {
+  ): Soon<Run<S, E>> => {
     span?.phase("validate");
     let schema: AgentSchema;
     try {
@@ -304,17 +305,22 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     if (signal?.aborted) {
       return { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) };
     }
+    const { value } = route;
     if (options.approve === undefined && guardOptions?.ledger === undefined) {
       span?.phase("execute");
-      return { route: route.value, outcome: await execute(route.value, call, signal) };
+      const outcome = execute(value, call, signal);
+      return outcome instanceof Promise
+        ? outcome.then((settled) => ({ route: value, outcome: settled }))
+        : { route: value, outcome };
     }
     span?.phase("approve");
-    const guarded = await guard(options.approve, route.value, call, schema, guardOptions, () => {
+    return guard(options.approve, value, call, schema, guardOptions, async () => {
       span?.phase("execute");
-      return execute(route.value, call, signal);
+      return execute(value, call, signal);
+    }).then((guarded) => {
+      if (guarded.pending) span?.phase("held");
+      return guarded;
     });
-    if (guarded.pending) span?.phase("held");
-    return guarded;
   };
 
   // True only while `component.execute` runs synchronously: an invoke then comes from inside it,
@@ -329,17 +335,37 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     }
   };
 
-  const execute = async (
+  const execute = (
     { command, input }: Route,
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
-  ): Promise<Result<Observation<S, E>, ToolError>> => {
+  ): Soon<Result<Observation<S, E>, ToolError>> => {
     const called = call.toolName ?? command;
+    if (timeoutMs !== undefined || signal !== undefined) {
+      return raced(command, input, called, signal);
+    }
+    // Nothing to race: a result given at once is read at once, a promise (or any thenable) is
+    // awaited. A throw, sync or async, is the component's.
+    let result: unknown;
     try {
-      // Nothing to race: await the result itself (a throw, sync or async, lands in the catch).
-      if (timeoutMs === undefined && signal === undefined) {
-        return observe(command, called, await start(command, input));
-      }
+      result = start(command, input);
+      if (!isThenable(result)) return observe(command, called, result);
+    } catch (error) {
+      return err(threw(command, error, called));
+    }
+    return Promise.resolve(result).then(
+      (value) => observe<S, E>(command, called, value),
+      (error: unknown) => err(threw(command, error, called)),
+    );
+  };
+
+  const raced = async (
+    command: string,
+    input: unknown,
+    called: string,
+    signal: AbortSignalLike | undefined,
+  ): Promise<Result<Observation<S, E>, ToolError>> => {
+    try {
       const running = new Promise<unknown>((resolve) => resolve(start(command, input)));
       const waited = await withDeadline(running, timeoutMs, signal);
       if (waited.done) return observe(command, called, waited.value);
@@ -357,11 +383,15 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   // One call at a time, in the order made. Each call waits for the one before it to be
   // answered (or for its own signal); a timed-out call is answered, so the queue never stalls.
   // Every promise in the chain resolves (a run never rejects), so no call can poison the next.
+  // A call made while none is waiting or running starts at once, and one its component answers
+  // synchronously is answered without waiting a tick: `busy` counts the calls taken and not yet
+  // answered.
   let queue: Promise<unknown> = Promise.resolve();
-  const run = (raw: NeutralToolCall, invokeOptions?: InvokeOptions): Promise<Run<S, E>> => {
+  let busy = 0;
+  const run = (raw: NeutralToolCall, invokeOptions?: InvokeOptions): Soon<Run<S, E>> => {
     // The call's fields are read once, here; a call that cannot be read is answered at once.
     const read = readCall(raw);
-    if (!read.ok) return Promise.resolve({ outcome: read });
+    if (!read.ok) return { outcome: read };
     const call = read.value;
     return traceCall(options.tracer, call, invokeOptions?.parent, (span) =>
       queued(call, invokeOptions, span),
@@ -371,27 +401,63 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     call: NeutralToolCall,
     invokeOptions: InvokeOptions | undefined,
     span: TraceHandle | undefined,
-  ): Promise<Run<S, E>> => {
-    if (executing) return Promise.resolve({ outcome: err(failed(call, "reentrant", REENTRANT)) });
+  ): Soon<Run<S, E>> => {
+    if (executing) return { outcome: err(failed(call, "reentrant", REENTRANT)) };
     const signal = invokeOptions?.signal;
     const previous = queue;
+    const idle = busy === 0;
+    busy++;
+    if (idle) {
+      const now = started(call, signal, invokeOptions, span);
+      if (now instanceof Promise) queue = now;
+      return now;
+    }
     if (signal === undefined) {
       // Nothing can answer this call before its turn: it waits for the one before, then runs.
-      const running = previous.then(() => step(call, undefined, invokeOptions, span));
+      const running = previous.then(() => started(call, undefined, invokeOptions, span));
       queue = running;
       return running;
     }
     const running = withDeadline(previous, undefined, signal).then(
-      (waited): Promise<Run<S, E>> | Run<S, E> =>
+      (waited): Soon<Run<S, E>> =>
         waited.done
-          ? step(call, signal, invokeOptions, span)
-          : { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) },
+          ? started(call, signal, invokeOptions, span)
+          : answered({ outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) }),
     );
     queue = Promise.all([previous, running]).then(() => undefined);
     return running;
   };
-  const invoke = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) =>
-    (await run(call, invokeOptions)).outcome;
+  // A taken call's run, counted out of `busy` once it is answered.
+  const answered = (done: Run<S, E>) => {
+    busy--;
+    return done;
+  };
+  const started = (
+    call: NeutralToolCall,
+    signal: AbortSignalLike | undefined,
+    invokeOptions: InvokeOptions | undefined,
+    span: TraceHandle | undefined,
+  ): Soon<Run<S, E>> => {
+    if (signal?.aborted) {
+      return answered({ outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) });
+    }
+    let now: Soon<Run<S, E>> | undefined;
+    try {
+      now = step(call, signal, invokeOptions, span);
+    } finally {
+      // A throw here is a tracer's: the call is not answered, but it no longer holds the queue.
+      if (!(now instanceof Promise)) busy--;
+    }
+    return now instanceof Promise
+      ? now.finally(() => {
+          busy--;
+        })
+      : now;
+  };
+  const invoke = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
+    const now = run(call, invokeOptions);
+    return (now instanceof Promise ? await now : now).outcome;
+  };
 
   const bridge: ToolBridge<S, E> = { manifest, resolveCall, invoke };
   if (!dialect) return bridge;
@@ -406,11 +472,12 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       project && result.ok ? projected(project, call, result.value) : result,
     );
   const answerToolCall = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
-    const { route, outcome, pending } = await run(call, invokeOptions);
+    const now = run(call, invokeOptions);
+    const { route, outcome, pending } = now instanceof Promise ? await now : now;
     const block = toToolResult(call, outcome);
     return pending ? { call, route, outcome, block, pending } : { call, route, outcome, block };
   };
-  // Every invoke is queued before any settles, so the calls run in the order parsed.
+  // Each call is taken in the order parsed, so the calls run in that order.
   const answerToolCalls = (response: Response, invokeOptions?: InvokeOptions) =>
     Promise.all(parseToolCalls(response).map((call) => answerToolCall(call, invokeOptions)));
   const toToolDefs = turns.toToolDefs;

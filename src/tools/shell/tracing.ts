@@ -6,18 +6,21 @@
 import type { Result } from "../core/result.js";
 import type { ToolTracer, TraceHandle } from "../core/tracing.js";
 import type { NeutralToolCall } from "../core/types.js";
+import type { Soon } from "./soon.js";
 
 /** Runs `body` as a `call` unit under `parent`, when there is a tracer. */
 export function traceCall<Run extends { outcome: Result<unknown, unknown> }>(
   tracer: ToolTracer | undefined,
   call: NeutralToolCall,
   parent: TraceHandle | undefined,
-  body: (handle: TraceHandle | undefined) => Promise<Run>,
-): Promise<Run> {
+  body: (handle: TraceHandle | undefined) => Soon<Run>,
+): Soon<Run> {
   if (!tracer) return body(undefined);
   const handle = tracer.start({ kind: "call", call }, parent);
-  return body(handle).then((run) => {
+  const end = (run: Run) => {
     handle.end(run.outcome);
     return run;
-  });
+  };
+  const run = body(handle);
+  return run instanceof Promise ? run.then(end) : end(run);
 }
