@@ -67,12 +67,16 @@ export async function ask<
   let reply: ModelReply<Returned, Event>;
   try {
     const asked = new Promise<ModelReply<Returned, Event>>((resolve) => resolve(asking()));
-    // Raced against the signal: a model call that ignores it does not hold the loop. When the
-    // signal aborted during the call itself, a reply that has already arrived is still taken:
-    // it is given until the next macrotask, and a reply that never comes is not waited for.
-    const waited = signal?.aborted
-      ? await withDeadline(asked, 0, undefined)
-      : await withDeadline(asked, undefined, signal);
+    // Raced against the signal, when there is one: a model call that ignores it does not hold the
+    // loop. When the signal aborted during the call itself, a reply that has already arrived is
+    // still taken: it is given until the next macrotask, and a reply that never comes is not
+    // waited for.
+    const waited =
+      signal === undefined
+        ? { done: true as const, value: await asked }
+        : signal.aborted
+          ? await withDeadline(asked, 0, undefined)
+          : await withDeadline(asked, undefined, signal);
     if (!waited.done) {
       span?.end(ok(undefined));
       return { turn: false, stop: "aborted" };

@@ -52,7 +52,8 @@ export function stepOf<S, E extends RuntimeEvent, Response, ResultBlock>(
   answers: ToolCallAnswer<S, E, ResultBlock>[],
 ): ToolLoopStep<S, E, Response, ResultBlock> {
   const calls = answers.map((answer) => answer.call);
-  const errors = answers.flatMap((answer) => (answer.outcome.ok ? [] : [answer.outcome.error]));
+  const errors: ToolError[] = [];
+  for (const { outcome } of answers) if (!outcome.ok) errors.push(outcome.error);
   return { turn, response, calls, answers, errors };
 }
 
