@@ -79,6 +79,16 @@ describe("fromSlice", () => {
     });
   });
 
+  it("gives one schema object whose commands are frozen, so a turn takes the bridge's flat path", () => {
+    const component = fromSlice(
+      configureStore({ reducer: cartSlice.reducer }),
+      cartSlice,
+      cartCommands,
+    );
+    expect(component.getSchema()).toBe(component.getSchema());
+    expect(Object.isFrozen(component.getSchema().commands)).toBe(true);
+  });
+
   it("calls the subscriber for a dispatch made anywhere, until unsubscribed", async () => {
     const store = configureStore({ reducer: cartSlice.reducer });
     const component = fromSlice(store, cartSlice, cartCommands);

@@ -323,6 +323,14 @@ describe("fromActor: the schema it declares", () => {
     });
   });
 
+  it("gives one schema object whose commands are frozen, so a turn takes the bridge's flat path", () => {
+    const component = fromActor(createActor(accountMachine).start(), {
+      deposit: { input: amount },
+    });
+    expect(component.getSchema()).toBe(component.getSchema());
+    expect(Object.isFrozen(component.getSchema().commands)).toBe(true);
+  });
+
   it("refuses, at construction, an input schema that is not an object", () => {
     const actor = createActor(accountMachine).start();
     // @ts-expect-error an event's payload is its fields, so only object schemas are accepted

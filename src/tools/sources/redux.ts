@@ -95,7 +95,9 @@ export function fromSlice<TState, TActions extends Record<string, ActionCreator>
   slice: SliceLike<TActions>,
   options: SliceOptions<TState, TActions>,
 ): AgentComponent<TState, ActionOf<TActions>> {
-  const schema: AgentSchema = { commands: sliceCommands(slice.actions, options) };
+  // Frozen: it never changes, and a frozen commands object lets the bridge check an unchanged
+  // turn without enumerating it (the same cost per command at any size).
+  const schema: AgentSchema = { commands: Object.freeze(sliceCommands(slice.actions, options)) };
   const { canExecute } = options;
 
   return {

@@ -124,7 +124,9 @@ export function fromActor<
   actor: MachineActorLike<TSnapshot, TEvent, TEmitted>,
   commands: EventCommands<TEvent>,
 ): AgentComponent<ActorState<TSnapshot>, TEmitted> {
-  const declared = declaredCommands(commands);
+  // Frozen: it never changes, and a frozen commands object lets the bridge check an unchanged
+  // turn without enumerating it (the same cost per command at any size).
+  const declared = Object.freeze(declaredCommands(commands));
   const schema: AgentSchema = { commands: declared };
 
   const active = () => {
