@@ -404,33 +404,24 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   ): Soon<Run<S, E>> => {
     if (executing) return { outcome: err(failed(call, "reentrant", REENTRANT)) };
     const signal = invokeOptions?.signal;
+    const start = () => started(call, signal, invokeOptions, span);
     const previous = queue;
-    const idle = busy === 0;
-    busy++;
-    if (idle) {
-      const now = started(call, signal, invokeOptions, span);
+    if (busy++ === 0) {
+      const now = start();
       if (now instanceof Promise) queue = now;
       return now;
     }
     if (signal === undefined) {
       // Nothing can answer this call before its turn: it waits for the one before, then runs.
-      const running = previous.then(() => started(call, undefined, invokeOptions, span));
+      const running = previous.then(start);
       queue = running;
       return running;
     }
-    const running = withDeadline(previous, undefined, signal).then(
-      (waited): Soon<Run<S, E>> =>
-        waited.done
-          ? started(call, signal, invokeOptions, span)
-          : answered({ outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) }),
-    );
-    queue = Promise.all([previous, running]).then(() => undefined);
+    // Its signal can: aborted while it waits, it is answered at once, and the next call still
+    // waits for the one before.
+    const running = withDeadline(previous, undefined, signal).then(start);
+    queue = Promise.all([previous, running]);
     return running;
-  };
-  // A taken call's run, counted out of `busy` once it is answered.
-  const answered = (done: Run<S, E>) => {
-    busy--;
-    return done;
   };
   const started = (
     call: NeutralToolCall,
@@ -438,14 +429,14 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     invokeOptions: InvokeOptions | undefined,
     span: TraceHandle | undefined,
   ): Soon<Run<S, E>> => {
-    if (signal?.aborted) {
-      return answered({ outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) });
-    }
     let now: Soon<Run<S, E>> | undefined;
     try {
-      now = step(call, signal, invokeOptions, span);
+      now = signal?.aborted
+        ? { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) }
+        : step(call, signal, invokeOptions, span);
     } finally {
-      // A throw here is a tracer's: the call is not answered, but it no longer holds the queue.
+      // Counted out once answered. A throw here is a tracer's: the call is not answered, but it
+      // no longer holds the queue.
       if (!(now instanceof Promise)) busy--;
     }
     return now instanceof Promise
