@@ -404,13 +404,14 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   ): Soon<Run<S, E>> => {
     if (executing) return { outcome: err(failed(call, "reentrant", REENTRANT)) };
     const signal = invokeOptions?.signal;
-    const start = () => started(call, signal, invokeOptions, span);
     const previous = queue;
     if (busy++ === 0) {
-      const now = start();
+      const now = started(call, signal, invokeOptions, span);
       if (now instanceof Promise) queue = now;
       return now;
     }
+    // Made only for a call that waits: made for every call, it cost 0.4 µs each (bench row 2).
+    const start = () => started(call, signal, invokeOptions, span);
     if (signal === undefined) {
       // Nothing can answer this call before its turn: it waits for the one before, then runs.
       const running = previous.then(start);
