@@ -259,21 +259,19 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
 
   // Read fresh on every use: availability is a property of the component's state right now. A
   // throw fails closed, and the application hears of it.
-  const canExecute = () =>
-    typeof component.canExecute === "function"
-      ? (name: string) => {
-          try {
-            return component.canExecute?.(name) === true;
-          } catch (error) {
-            warn({
-              code: "canExecute-threw",
-              command: name,
-              message: `canExecute(${JSON.stringify(name)}) threw (${describe(error)}): the command is unavailable.`,
-            });
-            return false;
-          }
-        }
-      : undefined;
+  const gate = (name: string) => {
+    try {
+      return component.canExecute?.(name) === true;
+    } catch (error) {
+      warn({
+        code: "canExecute-threw",
+        command: name,
+        message: `canExecute(${JSON.stringify(name)}) threw (${describe(error)}): the command is unavailable.`,
+      });
+      return false;
+    }
+  };
+  const canExecute = () => (typeof component.canExecute === "function" ? gate : undefined);
   // The declared commands, what is available and the tool definitions, kept between turns and
   // checked against the live schema each time (shell/turn-cache.ts); the gating is audited.
   const turns = turnCache(component, dialect, checked, canExecute, warn, !!options.onWarning);
