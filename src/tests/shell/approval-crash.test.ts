@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from "vitest";
 // Real processes: one pauses for approval and stores its state, one resumes it and is killed with
 // SIGKILL after `execute` and before the answer is recorded, one resumes the same stored state.
 
-const TSX = join(process.cwd(), "node_modules/.bin/tsx");
 const CHILD = join(process.cwd(), "src/tests/shell/crash/child.ts");
 const dirs: string[] = [];
 
@@ -15,8 +14,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+// Node itself, with tsx as a loader: the `tsx` command runs the script in a child process of its
+// own, which a SIGKILL of the command leaves running for ever.
 function start(dir: string, phase: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(TSX, [CHILD, dir, phase], {
+  return spawn(process.execPath, ["--import", "tsx", CHILD, dir, phase], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
