@@ -391,7 +391,9 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     const read = readCall(raw);
     if (!read.ok) return { outcome: read };
     const call = read.value;
-    return traceCall(options.tracer, call, invokeOptions?.parent, (span) =>
+    const { tracer } = options;
+    if (!tracer) return queued(call, invokeOptions, undefined);
+    return traceCall(tracer, call, invokeOptions?.parent, (span) =>
       queued(call, invokeOptions, span),
     );
   };

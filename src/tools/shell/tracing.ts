@@ -8,14 +8,13 @@ import type { ToolTracer, TraceHandle } from "../core/tracing.js";
 import type { NeutralToolCall } from "../core/types.js";
 import type { Soon } from "./soon.js";
 
-/** Runs `body` as a `call` unit under `parent`, when there is a tracer. */
+/** Runs `body` as a `call` unit under `parent`. */
 export function traceCall<Run extends { outcome: Result<unknown, unknown> }>(
-  tracer: ToolTracer | undefined,
+  tracer: ToolTracer,
   call: NeutralToolCall,
   parent: TraceHandle | undefined,
-  body: (handle: TraceHandle | undefined) => Soon<Run>,
+  body: (handle: TraceHandle) => Soon<Run>,
 ): Soon<Run> {
-  if (!tracer) return body(undefined);
   const handle = tracer.start({ kind: "call", call }, parent);
   const end = (run: Run) => {
     handle.end(run.outcome);
