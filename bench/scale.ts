@@ -131,7 +131,7 @@ export async function scaleRows(options: RowOptions): Promise<Row[]> {
   ]);
   const ratios: number[] = [];
   const schemas = new Map([...colds.keys()].map((size) => [size, commands(size)]));
-  for (let run = 0; run < Math.max(3, options.rounds >> 2); run++) {
+  for (let run = 0; run < Math.max(3, options.rounds >> 1); run++) {
     const times = new Map<number, number>();
     for (const size of run % 2 === 0 ? [1000, 10_000] : [10_000, 1000]) {
       const schema: AgentSchema = { commands: structuredClone(schemas.get(size) ?? {}) };
