@@ -74,9 +74,18 @@ export function toJsonText(value: unknown): string {
  * (no key array to allocate) also visits inherited enumerable keys: stricter, never looser.
  */
 function isPlainJson(value: unknown, depth: number): boolean {
-  if (typeof value === "string" || typeof value === "boolean" || value === null) return true;
-  if (typeof value === "number") return Number.isFinite(value);
-  if (typeof value !== "object" || depth >= MAX_DEPTH) return false;
+  // Not recursive itself, so the engine inlines it into `isPlainTree`: a leaf costs no call.
+  return typeof value === "object" && value !== null
+    ? isPlainTree(value, depth)
+    : value === null ||
+        typeof value === "string" ||
+        typeof value === "boolean" ||
+        (typeof value === "number" && Number.isFinite(value));
+}
+
+/** `isPlainJson` of an array or object. */
+function isPlainTree(value: object, depth: number): boolean {
+  if (depth >= MAX_DEPTH) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   if (Array.isArray(value)) {
     if (prototype !== Array.prototype || "toJSON" in value) return false;
@@ -111,10 +120,17 @@ export function plainCopy(value: unknown): unknown {
 }
 
 function copyOf(value: unknown, depth: number): unknown {
+  // Not recursive itself, so the engine inlines it into `copyTree`: a leaf costs no call.
+  if (typeof value === "object" && value !== null) return copyTree(value, depth);
   if (typeof value === "string" || typeof value === "boolean" || value === null) return value;
   // JSON has no -0: the text would read it back as 0.
   if (typeof value === "number") return Number.isFinite(value) ? value + 0 : NOT_PLAIN;
-  if (typeof value !== "object" || depth >= MAX_DEPTH) return NOT_PLAIN;
+  return NOT_PLAIN;
+}
+
+/** `copyOf` an array or object. */
+function copyTree(value: object, depth: number): unknown {
+  if (depth >= MAX_DEPTH) return NOT_PLAIN;
   const prototype: unknown = Object.getPrototypeOf(value);
   if (Array.isArray(value)) {
     if (prototype !== Array.prototype || "toJSON" in value) return NOT_PLAIN;
