@@ -286,6 +286,30 @@ describe("igniteTools: invoke", () => {
     );
   });
 
+  it("runs a call to an idle bridge before invoke returns when the component answers synchronously", async () => {
+    const ran: string[] = [];
+    const component: AgentComponent<number> = {
+      getSchema: () => ({ commands: { quick: {}, slow: {} } }),
+      execute: (command) => {
+        ran.push(command);
+        const result = { state: ran.length, events: [] };
+        return command === "quick" ? result : Promise.resolve(result);
+      },
+    };
+    const tools = igniteTools(component);
+    const first = tools.invoke({ name: "quick", input: {} });
+    expect(ran).toEqual(["quick"]);
+    // A call made while another is in flight waits for it, however its component answers.
+    const slow = tools.invoke({ name: "slow", input: {} });
+    const quick = tools.invoke({ name: "quick", input: {} });
+    expect(ran).toEqual(["quick", "slow"]);
+    expect(await Promise.all([first, slow, quick])).toEqual([
+      ok({ snapshot: 1, events: [] }),
+      ok({ snapshot: 2, events: [] }),
+      ok({ snapshot: 3, events: [] }),
+    ]);
+  });
+
   it("keeps the queue moving after a call fails", async () => {
     const component: AgentComponent<number> = {
       getSchema: () => ({ commands: { ok: {}, fail: {} } }),
