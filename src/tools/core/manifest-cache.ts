@@ -152,8 +152,11 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
         }
       }
       if (!changed && offered !== undefined) return offered;
-      const open = new Set(gated.filter((_, index) => answers[index]));
-      offered = Object.freeze(declared.filter((tool) => !tool.gated || open.has(tool)));
+      // One pass: `gated` is `declared`'s gated commands in its order, so the answers line up.
+      const open: NeutralTool[] = [];
+      let next = 0;
+      for (const tool of declared) if (!tool.gated || answers[next++]) open.push(tool);
+      offered = Object.freeze(open);
       return offered;
     },
   };
