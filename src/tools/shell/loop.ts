@@ -349,7 +349,7 @@ export async function runToolLoop<
   let response: Returned | undefined;
   const { agentName: agent, modelName } = options;
   // The turn's context names its fields: on Node 20's V8, `{ ...options, key }` takes a slow path
-  // for each key the spread did not already have (about 1 µs each), half of a cheap turn.
+  // for each key the spread did not already have (about 1 µs each), a third of a cheap turn.
   const { stream, onDelta } =
     "stream" in options ? options : { stream: undefined, onDelta: undefined };
   const from = resumed.get(options);
