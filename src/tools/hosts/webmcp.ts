@@ -4,7 +4,6 @@
  * can do right now, every call validated, gated and run once through the bridge.
  */
 import { describe } from "../core/errors.js";
-import { isRecord } from "../core/json.js";
 import type {
   AbortSignalLike,
   AgentComponent,
@@ -12,12 +11,13 @@ import type {
   NeutralManifest,
   NeutralTool,
   RuntimeEvent,
+  ToolDefsContext,
   ToolDialect,
 } from "../core/types.js";
 import { NOT_ASKED, type PendingCall } from "../shell/approval.js";
 import { answerAsked } from "../shell/asked.js";
 import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
-import { buildManifest } from "../shell/defaults.js";
+import { isThenable } from "../shell/soon.js";
 import { objectArguments } from "../wire/arguments.js";
 import { MCP_NAMES } from "../wire/names.js";
 import { toNeutralCall, toWire, type WireOptions, type WireTool } from "../wire/provider-tools.js";
@@ -180,9 +180,7 @@ export function provideWebMcp<S, E extends RuntimeEvent>(
         { ...definitionOf(tool), execute: (input, client) => call(name, input, client) },
         { signal: controller.signal },
       );
-      if (isRecord(pending) && typeof pending.then === "function") {
-        Promise.resolve(pending).catch(refused);
-      }
+      if (isThenable(pending)) Promise.resolve(pending).catch(refused);
     } catch (error) {
       refused(error);
     }
@@ -191,14 +189,11 @@ export function provideWebMcp<S, E extends RuntimeEvent>(
   /** Registers, replaces and withdraws tools until the registrations equal the live manifest. */
   const sync = () => {
     if (stopped) return;
-    // Names are computed over every declared command, so a tool keeps its name whatever else is
-    // available, and a call maps back through the same names (the bridge parses against them).
-    const available = new Set(tools.manifest().map((tool) => tool.name));
+    // The bridge's tools of now, named over every declared command, so a tool keeps its name
+    // whatever else is available, and a call maps back through the same names; kept between
+    // syncs while nothing changed.
     const offered = new Map<string, WireTool>();
-    const declared = buildManifest(component.getSchema(), undefined, options);
-    for (const tool of dialect.toToolDefs(declared)) {
-      if (available.has(tool.tool.name)) offered.set(tool.name, tool);
-    }
+    for (const tool of tools.toToolDefs()) offered.set(tool.name, tool);
     for (const [name, registration] of registered) {
       const tool = offered.get(name);
       if (tool === undefined || keyOf(tool) !== registration.key) {
@@ -278,7 +273,8 @@ function webMcpDialect(
 ): ToolDialect<readonly WireTool[], WebMcpRequest, WebMcpToolResult> {
   const maxChars = maxCharsOf("provideWebMcp", options);
   return {
-    toToolDefs: (manifest: NeutralManifest) => toWire(manifest, WIRE).tools,
+    toToolDefs: (manifest: NeutralManifest, context?: ToolDefsContext) =>
+      toWire(manifest, WIRE, context).tools,
     // The browser does not check the input against the schema, so it may be anything.
     parseToolCalls: ({ name, input }, manifest) => [
       toNeutralCall(toWire(manifest, WIRE), { name, ...objectArguments(input, "empty") }),
