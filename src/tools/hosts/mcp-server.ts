@@ -74,20 +74,27 @@ export function serveMcp<S, E extends RuntimeEvent>(
   const { validator } = withDefaults(options);
   const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
 
-  // The tool list the client was last given or told about, as JSON: a change is announced once.
-  // Read now, so a malformed schema is a TypeError here rather than at the client's first list.
-  let known = JSON.stringify(bridge.toToolDefs());
+  // The tool list the client was last given or told about, and its JSON: a change is announced
+  // once. Read now, so a malformed schema is a TypeError here rather than at the client's first
+  // list.
+  let knownDefs = bridge.toToolDefs();
+  let known = JSON.stringify(knownDefs);
   let detached = false;
 
   /** Announces the tool list if it differs from the one the client knows, through `send`. */
   const announce = async (send: (notification: ServerNotification) => Promise<void>) => {
-    let now: string;
+    let defs: typeof knownDefs;
     try {
-      now = JSON.stringify(bridge.toToolDefs());
+      defs = bridge.toToolDefs();
     } catch {
       return; // getSchema() threw: each call reports it; there is no new list to announce
     }
-    if (now === known || detached) return;
+    // The bridge gives the same definitions exactly while nothing changed: after most calls,
+    // nothing to write out and compare.
+    if (defs === knownDefs || detached) return;
+    knownDefs = defs;
+    const now = JSON.stringify(defs);
+    if (now === known) return;
     known = now;
     // A notification that cannot be sent (no client connected yet, or gone) is nobody's error:
     // a client that connects later lists the tools as they are then.
@@ -96,7 +103,10 @@ export function serveMcp<S, E extends RuntimeEvent>(
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
     const tools = bridge.toToolDefs();
-    known = JSON.stringify(tools);
+    if (tools !== knownDefs) {
+      knownDefs = tools;
+      known = JSON.stringify(tools);
+    }
     return tools;
   });
 
