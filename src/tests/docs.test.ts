@@ -1,16 +1,26 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { inspect } from "node:util";
+import { promisify } from "node:util";
 import ts from "typescript";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeConsumer, packageOf } from "./docs/consumer.js";
+import {
+  instrumented,
+  type PromisedOutput,
+  promisedOutputs,
+  type Snippet,
+  sameOutput,
+  snippetsOf,
+} from "./docs/snippets.js";
 
-// Every ```ts block in the README and docs/ is a complete module: it must type-check against the
-// package's public entrypoints and run without throwing, exactly as written. A block fenced
-// ```ts no-run needs what a test cannot have (a provider's network, an API key): it is
-// type-checked against the real SDKs' types, and not run.
+// Every ```ts block of the README and docs/ is a complete ES module that a reader copies into a
+// fresh project. So each is compiled against the packed tarball installed in one, under the
+// settings a careful team uses, and run there with Node; what each `console.log` prints is
+// compared with the output its page promises (see docs/snippets.ts for the convention). A block
+// fenced ```ts no-run needs what a test cannot have (a provider's network, an API key): it is
+// type-checked, and not run.
 const root = join(import.meta.dirname, "../..");
-// One directory per run, so parallel runs never delete each other's snippets.
-const out = join(import.meta.dirname, ".snippets", String(process.pid));
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -20,55 +30,139 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
-const snippets = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))].flatMap((file) => {
-  const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/```ts( no-run)?\n([\s\S]*?)```/g)].map((match, index) => {
-    const name = `${relative(root, file).replaceAll(/[/.]/g, "_")}_${index + 1}`;
-    return { name, source: match[2] ?? "", path: join(out, `${name}.ts`), runs: !match[1] };
-  });
-});
+const snippets = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))].flatMap((file) =>
+  snippetsOf(relative(root, file), readFileSync(file, "utf8")),
+);
 
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-for (const snippet of snippets) writeFileSync(snippet.path, `${snippet.source}\nexport {};\n`);
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+/** The compiler options of the reader's project; this package's declarations are checked too. */
+const READER: ts.CompilerOptions = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
+  types: ["node"],
+  skipLibCheck: false,
+  noEmit: true,
+};
+
+// Records what each instrumented `console.log` prints, as Node's console would print it, and
+// writes it out when the snippet's process ends.
+const RECORDER = `
+import { writeFileSync } from "node:fs";
+import { format } from "node:util";
+const printed = {};
+globalThis.__printed = (id) => (...args) => {
+  const text = format(...args);
+  (printed[id] ??= []).push(text);
+  console.log(text);
+};
+process.on("exit", () => writeFileSync(process.env.DOCS_PRINTED, JSON.stringify(printed)));
+`;
+
+let consumer = "";
+
+beforeAll(() => {
+  const imports = snippets.flatMap((snippet) =>
+    ts.preProcessFile(snippet.source, true, true).importedFiles.flatMap((file) => {
+      const name = packageOf(file.fileName);
+      return name === undefined ? [] : [name];
+    }),
+  );
+  // DOCS_CONSUMER names a project made by an earlier run, to iterate on a page without packing
+  // again; it is kept afterwards.
+  consumer = process.env.DOCS_CONSUMER ?? makeConsumer(root, [...new Set(imports)]);
+  for (const snippet of snippets) {
+    writeFileSync(join(consumer, `${snippet.name}.ts`), `${snippet.source}\nexport {};\n`);
+  }
+  writeFileSync(join(consumer, "recorder.mjs"), RECORDER);
+}, 240_000);
+
+afterAll(() => {
+  if (consumer !== "" && process.env.DOCS_CONSUMER === undefined)
+    rmSync(consumer, { recursive: true, force: true });
+});
 
 describe("documentation snippets", () => {
   it("exist", () => {
     expect(snippets.length).toBeGreaterThan(5);
   });
 
-  it("type-check against the public entrypoints", () => {
-    const configFile = ts.readConfigFile(join(root, "tsconfig.json"), (path) =>
-      ts.sys.readFile(path),
-    );
-    const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
+  it("type-check against the packed package under a strict reader's tsconfig", () => {
     const program = ts.createProgram(
-      snippets.map((snippet) => snippet.path),
-      options,
+      snippets.map((snippet) => join(consumer, `${snippet.name}.ts`)),
+      READER,
     );
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file ? relative(root, diagnostic.file.fileName) : "";
-      return `${where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
-    });
-    expect(diagnostics).toEqual([]);
-  }, 60_000);
+    const own = join(consumer, "node_modules", "ignite-element");
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      // Other packages' declarations are theirs to check; this package's and the snippets' are ours.
+      .filter((diagnostic) => {
+        const file = diagnostic.file?.fileName;
+        return file === undefined || !file.includes("node_modules") || file.startsWith(own);
+      })
+      .map(
+        (diagnostic) =>
+          `${where(diagnostic)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
+      );
+    if (diagnostics.length > 0) throw new Error(diagnostics.join("\n"));
+  }, 120_000);
 
   it.each(
-    snippets.filter((snippet) => snippet.runs).map((snippet) => [snippet.name, snippet.path]),
-  )("%s runs", async (_name, path) => {
-    const log = vi
-      .spyOn(console, "log")
-      .mockImplementation(
-        process.env.SHOW_SNIPPETS
-          ? (...args) =>
-              process.stdout.write(`${args.map((arg) => inspect(arg, { depth: 4 })).join(" ")}\n`)
-          : () => {},
-      );
-    try {
-      await import(/* @vite-ignore */ path);
-    } finally {
-      log.mockRestore();
-    }
-  });
+    snippets.filter((snippet) => snippet.runs).map((snippet) => [snippet.name, snippet] as const),
+  )(
+    "%s runs and prints what its page says",
+    async (_name, snippet) => {
+      const promises = promisedOutputs(snippet);
+      const printed = await run(snippet, promises);
+      const wrong = promises.flatMap((promise) => {
+        const got = printed[promise.id]?.join("\n");
+        if (got !== undefined && sameOutput(got, promise.text)) return [];
+        return [
+          `${snippet.page}:${promise.line}\n  the page says: ${promise.text}\n  it printed:    ${got ?? "(nothing)"}`,
+        ];
+      });
+      // Thrown whole: an assertion's diff would cut the text a writer needs to fix the page.
+      if (wrong.length > 0)
+        throw new Error(`printed output differs from the page:\n${wrong.join("\n")}`);
+    },
+    60_000,
+  );
 });
+
+const execFileAsync = promisify(execFile);
+
+async function run(
+  snippet: Snippet,
+  promises: readonly PromisedOutput[],
+): Promise<Record<number, string[]>> {
+  const script = join(consumer, `${snippet.name}.run.js`);
+  const printed = join(consumer, `${snippet.name}.printed.json`);
+  const js = ts.transpileModule(instrumented(snippet, promises), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  writeFileSync(script, js);
+  try {
+    await execFileAsync(process.execPath, ["--import", "./recorder.mjs", script], {
+      cwd: consumer,
+      env: { ...process.env, DOCS_PRINTED: printed },
+      timeout: 50_000,
+    });
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(`${snippet.page}:${snippet.line} failed to run:\n${stderr ?? String(error)}`);
+  }
+  return JSON.parse(readFileSync(printed, "utf8")) as Record<number, string[]>;
+}
+
+function where(diagnostic: ts.Diagnostic): string {
+  const file = diagnostic.file;
+  if (file === undefined) return "";
+  const snippet = snippets.find((candidate) => file.fileName.endsWith(`/${candidate.name}.ts`));
+  const { line } = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+  return snippet === undefined
+    ? `${relative(consumer, file.fileName)}:${line + 1}`
+    : `${snippet.page}:${snippet.line + line}`;
+}
