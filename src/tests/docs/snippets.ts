@@ -96,12 +96,12 @@ export function sameOutput(printed: string, promised: string): boolean {
   const pattern = promised
     .trim()
     .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(escape).join("\\s+"))
+    .map((line) => line.trim().split(/\s+/).map(literal).join("\\s+"))
     .join("\\s*");
   return new RegExp(`^\\s*${pattern}\\s*$`).test(printed);
 }
 
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
