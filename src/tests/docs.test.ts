@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadEntrypoints } from "../../scripts/entrypoints.mjs";
 import { makeConsumer, packageOf } from "./docs/consumer.js";
 import {
   instrumented,
@@ -30,9 +31,33 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
-const snippets = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))].flatMap((file) =>
-  snippetsOf(relative(root, file), readFileSync(file, "utf8")),
-);
+const pages = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))].map((file) => ({
+  page: relative(root, file),
+  text: readFileSync(file, "utf8"),
+}));
+const snippets = pages.flatMap(({ page, text }) => snippetsOf(page, text));
+
+/** The bare packages a page's TypeScript blocks import (not this package, not Node's). */
+function importsOf(blocks: readonly Snippet[]): string[] {
+  return blocks.flatMap((snippet) =>
+    ts.preProcessFile(snippet.source, true, true).importedFiles.flatMap((file) => {
+      const name = packageOf(file.fileName);
+      return name === undefined || name === "ignite-element" ? [] : [name];
+    }),
+  );
+}
+
+/** The packages a page's ```sh blocks install with `npm install|i|add`. */
+function installsOf(text: string): string[] {
+  return [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap((block) =>
+    (block[1] ?? "").split("\n").flatMap((line) => {
+      const command = /\bnpm (?:install|i|add)\b([^#&;]*)/.exec(line);
+      return (command?.[1] ?? "")
+        .split(/\s+/)
+        .filter((word) => word !== "" && !word.startsWith("-"));
+    }),
+  );
+}
 
 /** The compiler options of the reader's project; this package's declarations are checked too. */
 const READER: ts.CompilerOptions = {
@@ -65,12 +90,7 @@ process.on("exit", () => writeFileSync(process.env.DOCS_PRINTED, JSON.stringify(
 let consumer = "";
 
 beforeAll(() => {
-  const imports = snippets.flatMap((snippet) =>
-    ts.preProcessFile(snippet.source, true, true).importedFiles.flatMap((file) => {
-      const name = packageOf(file.fileName);
-      return name === undefined ? [] : [name];
-    }),
-  );
+  const imports = importsOf(snippets);
   // DOCS_CONSUMER names a project made by an earlier run, to iterate on a page without packing
   // again; it is kept afterwards.
   consumer = process.env.DOCS_CONSUMER ?? makeConsumer(root, [...new Set(imports)]);
@@ -83,6 +103,41 @@ beforeAll(() => {
 afterAll(() => {
   if (consumer !== "" && process.env.DOCS_CONSUMER === undefined)
     rmSync(consumer, { recursive: true, force: true });
+});
+
+describe("the way in", () => {
+  it("never installs this package from the registry, where its name belongs to another package", () => {
+    const wrong = pages.flatMap(({ page, text }) =>
+      installsOf(text)
+        .filter((word) => word === "ignite-element" || word.startsWith("ignite-element@"))
+        .map((word) => `${page}: npm install ${word}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it("installs, on every page that has an install line, every package its examples import", () => {
+    const missing = pages.flatMap(({ page, text }) => {
+      const installed = installsOf(text).map((word) =>
+        packageOf(word.replace(/(?<=.)@[^/]*$/, "")),
+      );
+      if (installed.length === 0) return [];
+      const blocks = snippets.filter((snippet) => snippet.page === page);
+      return [...new Set(importsOf(blocks))]
+        .filter((name) => !installed.includes(name))
+        .map((name) => `${page} imports ${name}, which its install line leaves out`);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it("lists every entrypoint and links every page of docs/ from the README", () => {
+    const readme = pages.find(({ page }) => page === "README.md")?.text ?? "";
+    const entrypoints = loadEntrypoints().entrypoints.map(
+      ({ subpath }) => `\`ignite-element${subpath.slice(1)}\``,
+    );
+    const docs = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md"));
+    expect(entrypoints.filter((name) => !readme.includes(name))).toEqual([]);
+    expect(docs.filter((name) => !readme.includes(`(docs/${name}`))).toEqual([]);
+  });
 });
 
 describe("documentation snippets", () => {
