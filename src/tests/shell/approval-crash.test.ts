@@ -77,7 +77,7 @@ const lines = (path: string) =>
 describe("exactly once across processes, with one durable ledger", () => {
   it("never reports a resume still within its lease as crashed, and recovers it once the lease ran out", async () => {
     const dir = tempDir();
-    const env = { LEASE_MS: "1500" };
+    const env = { LEASE_MS: "60000" };
     expect(await run(dir, "start")).toEqual({ stop: "approval" });
     expect(await runAndKill(dir, "resume", env)).toBe("SIGKILL");
     expect(lines(join(dir, "executed.log"))).toEqual(["wipe"]);
@@ -87,11 +87,10 @@ describe("exactly once across processes, with one durable ledger", () => {
     expect(early).toEqual({ refused: "resuming-elsewhere", retryAt: expect.any(Number) });
     expect(lines(join(dir, "executed.log"))).toEqual(["wipe"]);
 
-    // Retried after the lease: the crash is recovered, the started call answered interrupted.
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(0, (early.retryAt ?? 0) - Date.now()) + 50),
-    );
-    const recovered = await run(dir, "resume", env);
+    // Retried once the lease ran out (the clock moved past it): the crash is recovered, the
+    // started call answered interrupted.
+    const later = { ...env, NOW_OFFSET_MS: String((early.retryAt ?? 0) - Date.now() + 1_000) };
+    const recovered = await run(dir, "resume", later);
     expect(lines(join(dir, "executed.log"))).toEqual(["wipe"]);
     expect(recovered.stop).toBe("done");
     expect(recovered.errors).toEqual([
@@ -105,7 +104,7 @@ describe("exactly once across processes, with one durable ledger", () => {
     ]);
 
     // And once more: a duplicate delivery now, refused; nothing runs, the model is not asked.
-    expect(await run(dir, "resume", env)).toEqual({ refused: "already-resumed" });
+    expect(await run(dir, "resume", later)).toEqual({ refused: "already-resumed" });
     expect(lines(join(dir, "executed.log"))).toEqual(["wipe"]);
     expect(lines(join(dir, "model.log"))).toEqual(["turn 1", "turn 2"]);
   }, 60_000);

@@ -7,7 +7,8 @@
  * The component appends a line to <dir>/executed.log each time `wipe` executes, the model a line
  * to <dir>/model.log each time it is asked, and the ledger is <dir>/ledger (file-ledger.ts). With
  * CRASH_AFTER_EXECUTE=1, recording an outcome announces "EXECUTED" and hangs, so the test can
- * SIGKILL the process after execute and before the answer is recorded. LEASE_MS sets the leases.
+ * SIGKILL the process after execute and before the answer is recorded. LEASE_MS sets the leases,
+ * NOW_OFFSET_MS moves the clock they are read with forward.
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,6 +34,9 @@ const [dir = ".", phase = "start"] = process.argv.slice(2);
 const log = join(dir, "executed.log");
 const statePath = join(dir, "state.json");
 const leaseMs = Number(process.env.LEASE_MS ?? 30_000);
+// The clock the leases are read with, moved on by NOW_OFFSET_MS: time passing, without waiting.
+const offset = Number(process.env.NOW_OFFSET_MS ?? 0);
+const now = () => Date.now() + offset;
 
 const vault: AgentComponent<{ wiped: boolean }> = {
   getSchema: () => ({
@@ -95,6 +99,7 @@ if (phase === "start") {
       decisions: stored.pending.map((call) => approveCall(call)),
       ledger,
       leaseMs,
+      now,
     });
     const errors = result.steps.flatMap((step) => step.errors);
     process.stdout.write(`${JSON.stringify({ stop: result.stop, errors })}\n`);
