@@ -53,6 +53,7 @@ export {
 export {
   type PausedAnswer,
   type PausedTurn,
+  type PauseOptions,
   pauseToolCalls,
   type ResumeCallsOptions,
   resumeToolCalls,
@@ -60,20 +61,28 @@ export {
 } from "./shell/decisions.js";
 export { buildManifest, resolveCall } from "./shell/defaults.js";
 export {
+  type Awaitable,
   type CallLedger,
   type LedgerEntry,
+  type LedgerLease,
   type MemoryLedger,
+  type MemoryLedgerOptions,
   memoryLedger,
   type RecordedOutcome,
+  readLedgerEntry,
 } from "./shell/ledger.js";
 export {
   type ModelRequest,
   runToolLoop,
   type StreamingToolLoopOptions,
+  type ToolLoopEnded,
+  type ToolLoopFailed,
   type ToolLoopOptions,
+  type ToolLoopPaused,
   type ToolLoopResult,
   type ToolLoopStep,
   type ToolLoopStop,
+  type ToolLoopTranscript,
 } from "./shell/loop.js";
 export type { ToolLoopState } from "./shell/loop-state.js";
 export { type ResumeToolLoopOptions, resumeToolLoop } from "./shell/resume.js";

@@ -23,10 +23,21 @@ const policy: ApprovalPolicy = ({ route }) =>
       ? { deny: "no pings" }
       : "allow";
 
+/** `policy`, counting the calls it is asked about by their id: each must be asked once. */
+function counted() {
+  const asked: Array<string | undefined> = [];
+  const approve: ApprovalPolicy = (request) => {
+    asked.push(request.call.id);
+    return policy(request);
+  };
+  return { asked, approve };
+}
+
 describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
   it("asks through a tool-approval-request, runs the call once it is approved, and answers a denial itself", async () => {
     const device = thermostat();
-    const { tools, prepareStep } = aiSdkTools(device.component, { approve: policy });
+    const { asked: policyAsked, approve } = counted();
+    const { tools, prepareStep } = aiSdkTools(device.component, { approve });
     const target = Object.keys(tools).find((name) => name.startsWith("target_set_")) ?? "";
     const { model, requests } = scriptedModel([
       [
@@ -73,6 +84,8 @@ describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
     expect(device.calls).toEqual([{ command: "target.set", input: 22 }]);
     expect(second.text).toBe("The target is 22 °C.");
     expect(JSON.stringify(toolResultsIn(requests.at(-1)))).toContain('\\"target\\":22');
+    // Once per call: when the AI SDK asked whether it needs approval, not again when it ran.
+    expect(policyAsked.sort()).toEqual(["c1", "c2"]);
   });
 
   it("asks nothing for a call the bridge will refuse anyway", async () => {
@@ -105,7 +118,8 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
 
   it("interrupts the run for a call the policy asks about, and runs it once the person approves", async () => {
     const device = thermostat();
-    const tools = agentsTools(device.component, { approve: policy });
+    const { asked: policyAsked, approve } = counted();
+    const tools = agentsTools(device.component, { approve });
     const target = tools.find((tool) => tool.name.startsWith("target_set_"))?.name ?? "";
     server.reply(
       callsCompletion(toolCall("call_1", target, '{"value":22}'), toolCall("call_2", "ping", "{}")),
@@ -124,6 +138,8 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
     expect(device.calls).toEqual([{ command: "target.set", input: 22 }]);
     const sent = JSON.stringify(server.received.at(-1)?.body);
     expect(sent).toContain("was denied: no pings");
+    // Once per call: at the interruption, not again when the approved run resumed and ran it.
+    expect(policyAsked.sort()).toEqual(["call_1", "call_2"]);
   });
 
   it("answers Denied when the person rejects, and runs nothing", async () => {
@@ -149,11 +165,18 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
 describe("langchainTools with an approval policy", () => {
   it("has no approval mechanism to map to, so a call the policy asks about is answered Denied", async () => {
     const device = thermostat();
-    const tools = langchainTools(device.component, { approve: policy });
+    const { asked: policyAsked, approve } = counted();
+    const tools = langchainTools(device.component, { approve });
     const target = tools.find((tool) => tool.name.startsWith("target_set_"));
-    const answer = await target?.invoke({ value: 22 });
-    expect(String(answer)).toContain("Error (Denied)");
-    expect(String(answer)).toContain("needs a person's approval");
+    const answer = await target?.invoke({
+      type: "tool_call",
+      id: "lc1",
+      name: target.name,
+      args: { value: 22 },
+    });
+    expect(String(answer.content)).toContain("Error (Denied)");
+    expect(String(answer.content)).toContain("needs a person's approval");
     expect(device.calls).toEqual([]);
+    expect(policyAsked).toEqual(["lc1"]);
   });
 });

@@ -299,22 +299,31 @@ describe("pausing and resuming a turn with answerToolCalls", () => {
     expect(ran.map((run) => run.command)).toEqual(["read", "deposit"]);
   });
 
-  it("never runs a call twice when the same turn is resumed again", async () => {
+  it("refuses the same turn resumed again (already-resumed), and runs nothing twice", async () => {
     const { tools, ran, paused } = await pausedTurn();
     const decisions = paused.pending.map((call) => approveCall(call));
-    const first = await resumeToolCalls(tools, paused, decisions);
-    const again = await resumeToolCalls(tools, paused, decisions);
+    await resumeToolCalls(tools, paused, decisions);
+    const again = resumeToolCalls(tools, paused, decisions);
+    await expect(again).rejects.toBeInstanceOf(ApprovalError);
+    await expect(again).rejects.toMatchObject({ code: "already-resumed" });
     expect(ran.filter((run) => run.command === "wipe")).toHaveLength(1);
-    expect(again.map((answer) => answer.block)).toEqual(first.map((answer) => answer.block));
   });
 
-  it("never runs an approved call without an id twice either", async () => {
+  it("refuses a turn resumed again with other decisions, and never runs an approved call without an id twice", async () => {
     const { component, ran } = vault();
     const tools = igniteTools(component, fakeDialect, { approve: askDestructive });
     const paused = pauseToolCalls(await tools.answerToolCalls(turn({ name: "wipe", input: {} })));
-    const decisions = paused.pending.map((call) => approveCall(call));
-    await resumeToolCalls(tools, paused, decisions);
-    await resumeToolCalls(tools, paused, decisions);
+    await resumeToolCalls(
+      tools,
+      paused,
+      paused.pending.map((call) => approveCall(call)),
+    );
+    const denied = resumeToolCalls(
+      tools,
+      paused,
+      paused.pending.map((call) => denyCall(call)),
+    );
+    await expect(denied).rejects.toMatchObject({ code: "already-resumed" });
     expect(ran).toEqual([{ command: "wipe", input: { keep: 0 } }]);
   });
 
@@ -353,8 +362,9 @@ describe("the ledger", () => {
     const tools = igniteTools(component, fakeDialect);
     const ledger = memoryLedger();
     const response = turn({ id: "d1", name: "deposit", input: { amount: 4 } });
-    const first = await tools.handleToolCalls(response, { ledger });
-    const again = await tools.handleToolCalls(response, { ledger });
+    const scope = "conversation-1/turn-1";
+    const first = await tools.handleToolCalls(response, { ledger, scope });
+    const again = await tools.handleToolCalls(response, { ledger, scope });
     expect(ran).toHaveLength(1);
     expect(again).toEqual(first);
     expect(Object.values(ledger.entries())).toEqual([
@@ -373,11 +383,15 @@ describe("the ledger", () => {
     const tools = igniteTools(component, fakeDialect);
     const ledger = memoryLedger();
     const response = turn({ id: "d1", name: "deposit", input: { amount: 4 } });
-    // What a process that died inside execute leaves behind: intent, no outcome.
+    const scope = "conversation-1/turn-1";
+    // What a process that died inside execute leaves behind: intent, no outcome, and a lease
+    // that ran out (1 ms, never renewed again).
     await tools.handleToolCalls(response, {
       ledger: { ...ledger, finish: () => undefined },
+      scope,
+      leaseMs: 1,
     });
-    const [block] = await tools.handleToolCalls(response, { ledger });
+    const [block] = await tools.handleToolCalls(response, { ledger, scope });
     expect(ran).toHaveLength(1);
     expect(block).toMatchObject({
       ok: false,
@@ -394,11 +408,14 @@ describe("the ledger", () => {
     const { component, ran } = vault();
     const tools = igniteTools(component, fakeDialect);
     const ledger = memoryLedger();
+    const scope = "conversation-1/turn-1";
     await tools.handleToolCalls(turn({ id: "call_0", name: "deposit", input: { amount: 1 } }), {
       ledger,
+      scope,
     });
     await tools.handleToolCalls(turn({ id: "call_0", name: "deposit", input: { amount: 2 } }), {
       ledger,
+      scope,
     });
     expect(ran).toHaveLength(2);
   });
@@ -475,7 +492,8 @@ describe("runToolLoop and resumeToolLoop", () => {
       messages: [{ role: "user", content: "Empty it." }],
     });
     expect(paused.stop).toBe("approval");
-    expect(paused.pending?.map((call) => call.command)).toEqual(["wipe"]);
+    if (paused.stop !== "approval") throw new Error("not paused");
+    expect(paused.pending.map((call) => call.command)).toEqual(["wipe"]);
     expect(first.ran.map((run) => run.command)).toEqual(["read", "deposit"]);
     const stored = JSON.stringify({ state: paused.state, pending: paused.pending });
 
@@ -510,41 +528,48 @@ describe("runToolLoop and resumeToolLoop", () => {
       messages: [],
       maxTurns: 1,
     });
-    const state = paused.state;
-    if (!state) throw new Error("not paused");
+    if (paused.stop !== "approval") throw new Error("not paused");
     const resumed = await resumeToolLoop({
       tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
       model: wipingModel,
-      state,
-      decisions: (paused.pending ?? []).map((call) => approveCall(call)),
+      state: paused.state,
+      decisions: paused.pending.map((call) => approveCall(call)),
     });
     expect(resumed.stop).toBe("maxTurns");
     expect(resumed.steps).toHaveLength(1);
   });
 
-  it("carries an in-memory ledger in its state, so an old state resumed again runs nothing twice", async () => {
+  it("refuses an old state resumed again in the same process, with no ledger anywhere", async () => {
     const { component, ran } = vault();
     const paused = await runToolLoop({
       tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
       model: wipingModel,
       messages: [],
-      ledger: memoryLedger(),
     });
-    const state = paused.state;
-    if (!state) throw new Error("not paused");
-    expect(Object.keys(state.ledger ?? {})).toHaveLength(2);
-    const ledger = memoryLedger(state.ledger);
-    const decisions = (paused.pending ?? []).map((call) => approveCall(call));
-    const options = { model: wipingModel, state, decisions, ledger };
-    await resumeToolLoop({
+    if (paused.stop !== "approval") throw new Error("not paused");
+    const { state, pending } = paused;
+    const decisions = pending.map((call) => approveCall(call));
+    let asked = 0;
+    const options = {
+      model: (request: ModelRequest<unknown, FakeMessage>) => {
+        asked += 1;
+        return wipingModel(request);
+      },
+      state,
+      decisions,
+    };
+    const first = await resumeToolLoop({
       tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
       ...options,
     });
-    await resumeToolLoop({
+    const again = resumeToolLoop({
       tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
       ...options,
     });
+    await expect(again).rejects.toMatchObject({ code: "already-resumed" });
+    expect(first.stop).toBe("done");
     expect(ran.filter((run) => run.command === "wipe")).toHaveLength(1);
+    expect(asked).toBe(2);
   });
 
   it("ends the resumed run's spans with what onStep threw, and lets the throw reach the application", async () => {
@@ -554,8 +579,7 @@ describe("runToolLoop and resumeToolLoop", () => {
       model: wipingModel,
       messages: [],
     });
-    const state = paused.state;
-    if (!state) throw new Error("not paused");
+    if (paused.stop !== "approval") throw new Error("not paused");
     const ended: [string, boolean][] = [];
     const tracer: ToolTracer = {
       start: (unit) => ({ phase: () => {}, end: (result) => ended.push([unit.kind, result.ok]) }),
@@ -565,8 +589,8 @@ describe("runToolLoop and resumeToolLoop", () => {
     const resuming = resumeToolLoop({
       tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
       model: wipingModel,
-      state,
-      decisions: (paused.pending ?? []).map((call) => approveCall(call)),
+      state: paused.state,
+      decisions: paused.pending.map((call) => approveCall(call)),
       tracer,
       onStep: () => {
         throw bug;

@@ -53,11 +53,17 @@ describe("pause and resume keep the component's and the dialect's types", () => 
       const tools = igniteTools(new Counter(), fakeDialect, { approve: () => "ask" });
       const paused = await runToolLoop({ tools, model: fakeModel, messages: [] });
       expectTypeOf(paused.pending).toEqualTypeOf<PendingCall[] | undefined>();
+      if (paused.stop !== "approval") {
+        expectTypeOf(paused.state).toEqualTypeOf<undefined>();
+        return;
+      }
+      // Narrowed by `stop`: nothing to assert away with `!` or `??`.
+      expectTypeOf(paused.pending).toEqualTypeOf<PendingCall[]>();
       expectTypeOf(paused.state).toEqualTypeOf<
-        ToolLoopState<FakeResponse, FakeResultBlock, FakeMessage> | undefined
+        ToolLoopState<FakeResponse, FakeResultBlock, FakeMessage>
       >();
-      if (!paused.state) return;
-      const decisions: ApprovalDecision[] = (paused.pending ?? []).map((call) => approveCall(call));
+      expectTypeOf(paused.state.runId).toEqualTypeOf<string>();
+      const decisions: ApprovalDecision[] = paused.pending.map((call) => approveCall(call));
       const resumed = await resumeToolLoop({
         tools,
         model: fakeModel,
@@ -66,6 +72,11 @@ describe("pause and resume keep the component's and the dialect's types", () => 
       });
       expectTypeOf(resumed.snapshot).toEqualTypeOf<CounterState | undefined>();
       expectTypeOf(resumed.messages).toEqualTypeOf<FakeMessage[]>();
+      if (resumed.stop === "error") expectTypeOf(resumed.error).toEqualTypeOf<unknown>();
+      if (resumed.stop === "done") {
+        expectTypeOf(resumed.pending).toEqualTypeOf<undefined>();
+        expectTypeOf(resumed.state).toEqualTypeOf<undefined>();
+      }
     };
     expectTypeOf(check).toBeFunction();
   });

@@ -114,6 +114,7 @@ describe("ToolError says why", () => {
       | "output"
       | "reentrant"
       | "interrupted"
+      | "ledger"
     >();
   });
 });

@@ -14,7 +14,7 @@ import type {
   ToolDialect,
   ToolError,
 } from "../core/types.js";
-import { askedByFramework, policyAsks } from "../shell/approval.js";
+import { frameworkApproval } from "../shell/approval.js";
 import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
 import { buildManifest } from "../shell/defaults.js";
 import { objectArguments } from "../wire/arguments.js";
@@ -90,7 +90,8 @@ export interface AdapterTools<S = unknown, E extends RuntimeEvent = RuntimeEvent
   ): ToolAnswer;
   /**
    * Whether the approval policy asks a person about this call (false without a policy). Only
-   * for a framework that asks itself: see `adapterTools`' `frameworkAsks`.
+   * for a framework that asks itself: see `adapterTools`' `frameworkAsks`. The verdict is kept
+   * for the call's run, so the policy is asked once per call.
    */
   asks(tool: WireTool, call: FrameworkCall): Promise<boolean>;
 }
@@ -123,11 +124,13 @@ export function adapterTools<S, E extends RuntimeEvent>(
       isError: !result.ok,
     }),
   };
-  const { approve } = options;
+  // Asked once per call: the framework's question and the call's run share the verdict.
+  const approval =
+    options.approve && frameworkAsks ? frameworkApproval(options.approve) : undefined;
   const bridge = igniteTools(
     component,
     dialect,
-    approve && frameworkAsks ? { ...options, approve: askedByFramework(approve) } : options,
+    approval ? { ...options, approve: approval.policy } : options,
   );
   const declared = buildManifest(component.getSchema(), undefined, options);
   const tools = dialect.toToolDefs(declared).tools;
@@ -169,12 +172,12 @@ export function adapterTools<S, E extends RuntimeEvent>(
     invoke: (tool, call, signal) => bridge.invoke(neutral(tool, call), { signal }),
     text: (tool, call, outcome) => bridge.toToolResult(neutral(tool, call), outcome),
     async asks(tool, call) {
-      if (!approve) return false;
+      if (!approval) return false;
       try {
         const [asked] = dialect.parseToolCalls(named(tool, call), declared);
         if (!asked || asked.inputError !== undefined) return false;
         const route = bridge.resolveCall(asked.name, asked.input);
-        return await policyAsks(approve, component.getSchema(), asked, route);
+        return await approval.asks(component.getSchema(), asked, route);
       } catch {
         return false; // the bridge answers the call, and reports what broke
       }

@@ -202,7 +202,10 @@ export interface ValidationIssue {
  * - `reentrant` — `invoke` was called on the bridge from inside that bridge's own `execute`,
  *   which would wait for itself forever. Nothing was executed.
  * - `interrupted` — the ledger shows the call started in an earlier process that stopped before
- *   its outcome was recorded. It is not run again; it may have taken effect.
+ *   its outcome was recorded (its lease ran out). It is not run again; it may have taken effect.
+ * - `ledger` — the ledger failed (its store is down, or holds a corrupted entry for the call): the
+ *   call is not run without a record. When the failure came after `execute`, the message says it
+ *   ran.
  */
 export type ExecuteFailedReason =
   | "threw"
@@ -214,7 +217,8 @@ export type ExecuteFailedReason =
   | "projection"
   | "output"
   | "reentrant"
-  | "interrupted";
+  | "interrupted"
+  | "ledger";
 
 /**
  * Why a call was not executed, or failed when it was. Errors are values, never throws: `invoke`

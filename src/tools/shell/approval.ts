@@ -4,10 +4,11 @@
  * replayed, never run again), and recorded before and after it runs. A call the policy asks about
  * is held as a `PendingCall` bound to its exact input by a digest, until a decision settles it.
  */
-import { denied, executeFailed } from "../core/errors.js";
+import { denied, describe, executeFailed } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err, type Result } from "../core/result.js";
 import type {
+  AbortSignalLike,
   AgentSchema,
   ApprovalPolicy,
   ApprovalVerdict,
@@ -20,6 +21,15 @@ import type {
 } from "../core/types.js";
 import { contentKey } from "../validation/cache.js";
 import { toJsonValue } from "../wire/result-text.js";
+import { newHolder, newId } from "./ids.js";
+import {
+  awaitHolder,
+  DEFAULT_LEASE_MS,
+  isLive,
+  keepLease,
+  type Leasing,
+  leaseFrom,
+} from "./lease.js";
 import type { CallLedger, LedgerEntry, RecordedOutcome } from "./ledger.js";
 
 // WebCrypto and TextEncoder exist in Node 20, browsers and workers; the neutral build declares
@@ -102,19 +112,40 @@ export type ApprovalErrorCode =
   /** The decision's time is past its `expiresAt`. */
   | "expired"
   /** The state's pending call no longer matches its own digest: it was changed after the pause. */
-  | "tampered";
+  | "tampered"
+  /**
+   * This paused turn was already resumed, to its end: its result is the only continuation. A
+   * decision delivered twice (a webhook retried, a queue's redelivery) meets this; drop it.
+   */
+  | "already-resumed"
+  /**
+   * This paused turn is being resumed right now by another resume (this process or another),
+   * whose lease has not run out: try again after `retryAt`. If that resume's process died, the
+   * retry then recovers the turn.
+   */
+  | "resuming-elsewhere"
+  /** The ledger failed while the resume was being claimed (its store is down): nothing ran. */
+  | "ledger-failed";
 
 /**
- * Decisions that cannot be applied: thrown (rejected) by `resumeToolCalls` and `resumeToolLoop`
- * before anything runs. It is the application's mistake, never the model's.
+ * Decisions that cannot be applied, or a paused turn that cannot be resumed now: thrown (rejected)
+ * by `resumeToolCalls` and `resumeToolLoop` before anything runs or the model is asked. It is the
+ * application's to handle, never the model's.
  */
 export class ApprovalError extends Error {
   override readonly name = "ApprovalError";
+  /**
+   * With `resuming-elsewhere`: when the other resume's lease runs out (ms since the epoch), unless
+   * it is renewed — the time to try again.
+   */
+  readonly retryAt?: number;
   constructor(
     readonly code: ApprovalErrorCode,
     message: string,
+    options: { retryAt?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    if (options.retryAt !== undefined) this.retryAt = options.retryAt;
   }
 }
 
@@ -132,19 +163,54 @@ export async function callDigest(
   return Array.from(hash, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** What the shell passes per call: the ledger, and (inside) the approvals a resume carries. */
+/** What the shell passes per call: the ledger, the scope of its keys, and the lease's length. */
 export interface GuardOptions {
+  /**
+   * Records the call before and after it runs (see docs/approval.md): a call it already holds as
+   * answered is replayed, one started by a process that died is answered `interrupted`, one still
+   * running elsewhere is waited for. A call without an id is recorded only when a person approved
+   * it.
+   *
+   * @default undefined — the call is not recorded
+   */
   ledger?: CallLedger;
+  /**
+   * What the call's key in the ledger is scoped to — the conversation and turn it belongs to
+   * (e.g. `"conversation-42/turn-3"`), so that calls of other conversations or turns with the same
+   * id, command and input (Gemini and Ollama number their ids `call_0` in every response) are
+   * never mistaken for it. Give the same scope when the same response may be answered again
+   * (a redelivered request, another process) to have its calls replayed.
+   *
+   * @default a new scope for every call — it is recorded, but never matched with another call
+   */
+  scope?: string;
+  /**
+   * How long the call's `started` entry holds before it counts as left by a process that died,
+   * in milliseconds; renewed every third of it while `execute` runs.
+   *
+   * @default 30_000
+   */
+  leaseMs?: number;
+}
+
+/** What a resume attaches to the options it invokes an approved call with. */
+interface Approvals {
+  readonly digests: ReadonlySet<string>;
+  readonly now: (() => number) | undefined;
 }
 
 // The digests a resume approved, attached to the options object it invokes with. Kept out of the
 // public options so that nothing but a checked decision can approve a call.
-const approvals = new WeakMap<object, ReadonlySet<string>>();
+const approvals = new WeakMap<object, Approvals>();
 
-/** `options` carrying the approval of `digests`. */
-export function withApprovals<O extends object>(options: O, digests: Iterable<string>): O {
+/** `options` carrying the approval of `digests` (and the resume's clock, for the leases). */
+export function withApprovals<O extends object>(
+  options: O,
+  digests: Iterable<string>,
+  now?: () => number,
+): O {
   const carrying = { ...options };
-  approvals.set(carrying, new Set(digests));
+  approvals.set(carrying, { digests: new Set(digests), now });
   return carrying;
 }
 
@@ -161,8 +227,9 @@ export const NOT_ASKED = "it needs a person's approval, which was not given";
 
 /**
  * The step between a resolved call and its `execute`: the ledger first (a call already recorded is
- * replayed), then the policy, then `execute`, recorded before and after. Without a policy and a
- * ledger the bridge never calls it.
+ * replayed), then the policy — not asked again for a call a person approved, since it was asked
+ * when the call was held — then `execute`, recorded before and after under a renewed lease.
+ * Without a policy and a ledger the bridge never calls it.
  */
 export async function guard<S, E extends RuntimeEvent>(
   policy: ApprovalPolicy | undefined,
@@ -170,6 +237,7 @@ export async function guard<S, E extends RuntimeEvent>(
   call: NeutralToolCall,
   schema: AgentSchema,
   options: GuardOptions | undefined,
+  signal: AbortSignalLike | undefined,
   execute: () => Promise<Result<Observation<S, E>, ToolError>>,
 ): Promise<Guarded<S, E>> {
   const called = call.toolName ?? route.command;
@@ -177,13 +245,27 @@ export async function guard<S, E extends RuntimeEvent>(
   // A call without an id cannot be told from an identical one, so it is not recorded — unless a
   // person approved it: that decision must never run it twice.
   const ledger = call.id === undefined && !approved ? undefined : options?.ledger;
-  // Hashed only when something needs it: a ledger, or a call the policy asks about.
-  let digest = ledger ? await callDigest(call.id, route.command, route.input) : "";
-  if (ledger) {
-    const entry = await ledger.get(digest);
-    if (entry) return { outcome: replay(entry, route.command, called) };
+  // Hashed only when something needs it: a ledger, an approval, or a call the policy asks about.
+  let digest = ledger || approved ? await callDigest(call.id, route.command, route.input) : "";
+  const allowed = approved?.digests.has(digest) === true;
+  const now = approved?.now ?? Date.now;
+  const given = options?.scope;
+  const key = ledger ? `${given ?? newId()}/${digest}` : "";
+  const failed = (detail: string, cause: unknown) =>
+    err(
+      executeFailed(route.command, "ledger", `${detail} (${describe(cause)}).`, { cause, called }),
+    );
+  // A scope of its own is new: nothing can be recorded under it yet.
+  if (ledger && given !== undefined) {
+    try {
+      const entry = await ledger.get(key);
+      if (entry)
+        return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
+    } catch (error) {
+      return { outcome: failed(`${NOT_RUN}: the ledger could not be read`, error) };
+    }
   }
-  if (policy) {
+  if (policy && !allowed) {
     const declared = schema.commands[route.command] ?? {};
     const flags = flagsOf(declared);
     const verdict = await ask(policy, { route, schema: declared, flags, call });
@@ -191,8 +273,8 @@ export async function guard<S, E extends RuntimeEvent>(
       const reason = verdict === "deny" ? undefined : verdict.deny;
       return { outcome: err(denied(route.command, reason, called)) };
     }
-    if (verdict === "ask") digest ||= await callDigest(call.id, route.command, route.input);
-    if (verdict === "ask" && !approved?.has(digest)) {
+    if (verdict === "ask") {
+      digest ||= await callDigest(call.id, route.command, route.input);
       const pending: PendingCall = {
         ...(call.id === undefined ? {} : { id: call.id }),
         command: route.command,
@@ -209,15 +291,63 @@ export async function guard<S, E extends RuntimeEvent>(
   if (!ledger) return { route, outcome: await execute() };
   // Intent before execute: once this is recorded the call never runs again, even if the process
   // dies before its outcome is.
-  if (!(await ledger.begin(digest))) {
-    return { outcome: replay((await ledger.get(digest)) ?? STARTED, route.command, called) };
+  const leasing: Leasing = {
+    holder: newHolder(),
+    leaseMs: options?.leaseMs ?? DEFAULT_LEASE_MS,
+    now,
+  };
+  try {
+    if (!(await ledger.begin(key, leaseFrom(leasing)))) {
+      // Someone else recorded it first: their answer, once they have one.
+      const entry = (await ledger.get(key)) ?? { status: "started", holder: "", until: 0 };
+      return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
+    }
+  } catch (error) {
+    return { outcome: failed(`${NOT_RUN}: the ledger could not record that it starts`, error) };
   }
-  const outcome = await execute();
-  await ledger.finish(digest, recordOutcome(outcome));
+  const stop = keepLease(ledger, key, leasing);
+  let outcome: Result<Observation<S, E>, ToolError>;
+  try {
+    outcome = await execute();
+  } finally {
+    stop();
+  }
+  try {
+    await ledger.finish(key, recordOutcome(outcome));
+  } catch (error) {
+    const detail = `ran, but its outcome could not be recorded: the ledger failed`;
+    const failure = failed(detail, error);
+    return {
+      route,
+      outcome: err({
+        ...failure.error,
+        message: `${failure.error.message} It ran: check the state before calling it again.`,
+      }),
+    };
+  }
   return { route, outcome };
 }
 
-const STARTED: LedgerEntry = { status: "started" };
+const NOT_RUN = "was not run";
+
+/**
+ * The answer of a call the ledger already holds: its recorded outcome; for one still running
+ * elsewhere (a live lease), that outcome once it comes — never "interrupted" while it runs.
+ */
+async function answerFrom<S, E extends RuntimeEvent>(
+  ledger: CallLedger,
+  key: string,
+  entry: LedgerEntry,
+  route: Route,
+  called: string,
+  now: () => number,
+  signal: AbortSignalLike | undefined,
+): Promise<Result<Observation<S, E>, ToolError>> {
+  const settled = isLive(entry, now) ? await awaitHolder(ledger, key, entry, now, signal) : entry;
+  if (settled) return replay(settled, route.command, called);
+  const detail = "was aborted while it waited for another process running it; this one ran nothing";
+  return err(executeFailed(route.command, "cancelled", detail, { cause: signal?.reason, called }));
+}
 
 /** The policy's verdict; a policy that throws, rejects or answers nonsense denies. */
 async function ask(
@@ -262,31 +392,74 @@ export function recordOutcome(outcome: Result<Observation, ToolError>): Recorded
   ) as RecordedOutcome;
 }
 
-/**
- * For a framework that asks a person itself (AI SDK `needsApproval`, Agents SDK interruptions):
- * whether `policy` says `"ask"` for `call`, resolved as the bridge would resolve it. A call that
- * does not resolve, or a policy that fails, is not asked about: the bridge answers it.
- */
-export async function policyAsks(
-  policy: ApprovalPolicy,
-  schema: AgentSchema,
-  call: NeutralToolCall,
-  route: Result<Route, ToolError>,
-): Promise<boolean> {
-  if (!route.ok) return false;
-  const declared = schema.commands[route.value.command] ?? {};
-  const request = { route: route.value, schema: declared, flags: flagsOf(declared), call };
-  return (await ask(policy, request)) === "ask";
+/** The approval policy as a framework that asks a person itself uses it; see `frameworkApproval`. */
+export interface FrameworkApproval {
+  /**
+   * Whether the policy says `"ask"` for `call`, resolved as the bridge would resolve it: the
+   * framework's `needsApproval`. A call that does not resolve, or a policy that fails, is not
+   * asked about: the bridge answers it.
+   */
+  asks(
+    schema: AgentSchema,
+    call: NeutralToolCall,
+    route: Result<Route, ToolError>,
+  ): Promise<boolean>;
+  /**
+   * The policy for the bridge behind the framework: the verdict `asks` got for the same call
+   * (its id, command and input) is used again instead of asking the policy a second time, and
+   * `"ask"` is `"allow"` — the framework runs such a call only once the person approved it.
+   * `"deny"` is still the bridge's to answer.
+   */
+  policy: ApprovalPolicy;
 }
 
+/** The most verdicts kept between a framework's question and the call's `execute`. */
+const KEPT_VERDICTS = 1_000;
+
 /**
- * `policy` for the bridge behind a framework that asks a person itself: the framework runs a call
- * the policy asks about only once the person approved it, so `"ask"` is `"allow"` there, and
- * `"deny"` is still the bridge's to answer.
+ * `policy` for a framework that asks a person itself (AI SDK `needsApproval`, Agents SDK
+ * interruptions), asked once per call: the framework asks before it runs a call (and may ask
+ * again, as AI SDK 6 does when it reads the approvals back), then runs it through the bridge; the
+ * verdict given the first time is kept, by the call's id, command and input, until the call runs.
+ * At most `KEPT_VERDICTS` are kept (the oldest dropped first): a call approved after that many
+ * others were asked about is asked about again when it runs.
  */
-export function askedByFramework(policy: ApprovalPolicy): ApprovalPolicy {
-  return async (request) => {
-    const verdict = await policy(request);
-    return verdict === "ask" ? "allow" : verdict;
+export function frameworkApproval(policy: ApprovalPolicy): FrameworkApproval {
+  const verdicts = new Map<string, Promise<ApprovalVerdict>>();
+  const keyOf = (call: NeutralToolCall, route: Route) =>
+    call.id === undefined
+      ? undefined
+      : contentKey({ id: call.id, command: route.command, input: route.input ?? null });
+  const verdictOf = (request: Parameters<ApprovalPolicy>[0], kept: boolean) => {
+    const key = keyOf(request.call, request.route);
+    const known = key === undefined ? undefined : verdicts.get(key);
+    if (known !== undefined && key !== undefined) {
+      // Taken when the call runs: a later call with the same id is asked again.
+      if (!kept) verdicts.delete(key);
+      return known;
+    }
+    const verdict = ask(policy, request);
+    if (kept && key !== undefined) {
+      verdicts.set(key, verdict);
+      if (verdicts.size > KEPT_VERDICTS) {
+        for (const oldest of verdicts.keys()) {
+          verdicts.delete(oldest);
+          break;
+        }
+      }
+    }
+    return verdict;
+  };
+  return {
+    async asks(schema, call, route) {
+      if (!route.ok) return false;
+      const declared = schema.commands[route.value.command] ?? {};
+      const request = { route: route.value, schema: declared, flags: flagsOf(declared), call };
+      return (await verdictOf(request, true)) === "ask";
+    },
+    policy: async (request) => {
+      const verdict = await verdictOf(request, false);
+      return verdict === "ask" ? "allow" : verdict;
+    },
   };
 }

@@ -312,7 +312,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
         : { route: value, outcome };
     }
     span?.phase("approve");
-    return guard(options.approve, value, call, schema, guardOptions, async () => {
+    return guard(options.approve, value, call, schema, guardOptions, signal, async () => {
       span?.phase("execute");
       return execute(value, call, signal);
     }).then((guarded) => {

@@ -3,8 +3,8 @@
  * mechanism behind `resumeToolLoop` and an application's own loop. A paused turn is plain JSON;
  * settling it checks every decision before anything runs, then answers every call in order.
  */
-import { denied } from "../core/errors.js";
-import { err, type Result } from "../core/result.js";
+import { denied, describe } from "../core/errors.js";
+import { err, ok, type Result } from "../core/result.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type {
   AbortSignalLike,
@@ -25,7 +25,16 @@ import {
   withApprovals,
 } from "./approval.js";
 import type { DialectToolBridge, ToolCallAnswer } from "./bridge.js";
-import { type CallLedger, memoryLedger, type RecordedOutcome } from "./ledger.js";
+import { newHolder, newId } from "./ids.js";
+import {
+  awaitHolder,
+  DEFAULT_LEASE_MS,
+  isLive,
+  keepLease,
+  type Leasing,
+  leaseFrom,
+} from "./lease.js";
+import { type CallLedger, defaultLedger, type RecordedOutcome } from "./ledger.js";
 
 /** One call of a paused turn, as plain JSON. */
 export interface PausedAnswer<ResultBlock> {
@@ -43,10 +52,26 @@ export interface PausedAnswer<ResultBlock> {
  * anywhere and settle with `resumeToolCalls`, in this process or another.
  */
 export interface PausedTurn<ResultBlock> {
+  /**
+   * What this turn's keys in a ledger are scoped to: its own id unless `pauseToolCalls` was given
+   * one, so that two conversations' calls with the same id, command and input never meet.
+   */
+  readonly scope: string;
   /** Every call of the turn, in the order the model made them. */
   readonly answers: readonly PausedAnswer<ResultBlock>[];
   /** The calls waiting for a decision, in call order. */
   readonly pending: readonly PendingCall[];
+}
+
+/** Options of `pauseToolCalls`. */
+export interface PauseOptions {
+  /**
+   * What the turn's keys in a ledger are scoped to (e.g. `"conversation-42/turn-3"`). Unique per
+   * paused turn: two turns paused with one scope are one turn to the ledger.
+   *
+   * @default a new random id (`crypto.randomUUID()`)
+   */
+  scope?: string;
 }
 
 /**
@@ -60,6 +85,7 @@ export interface PausedTurn<ResultBlock> {
  */
 export function pauseToolCalls<S, E extends RuntimeEvent, ResultBlock>(
   answers: readonly ToolCallAnswer<S, E, ResultBlock>[],
+  options: PauseOptions = {},
 ): PausedTurn<ResultBlock> {
   const paused = answers.map(
     ({ call, route, outcome, block, pending }): PausedAnswer<ResultBlock> => ({
@@ -70,7 +96,11 @@ export function pauseToolCalls<S, E extends RuntimeEvent, ResultBlock>(
       ...(pending === undefined ? {} : { pending }),
     }),
   );
-  return { answers: paused, pending: paused.flatMap((answer) => answer.pending ?? []) };
+  return {
+    scope: options.scope ?? newId(),
+    answers: paused,
+    pending: paused.flatMap((answer) => answer.pending ?? []),
+  };
 }
 
 /** The part of a bridge that settling a turn uses. */
@@ -82,10 +112,12 @@ export type SettlingBridge<S, E extends RuntimeEvent, ResultBlock> = Pick<
 /** Options of `resumeToolCalls`. */
 export interface ResumeCallsOptions {
   /**
-   * Where each call is recorded before and after it runs; a call it already holds is replayed,
-   * never run again.
+   * Where the resume is claimed (one resume per paused turn) and each call recorded before and
+   * after it runs; a call it already holds is replayed, never run again. Give every process that
+   * may resume the same turn the same durable ledger.
    *
-   * @default one in-memory ledger per bridge — exactly once within this process only
+   * @default the process's own in-memory ledger, for the claim only — a turn resumed twice in
+   *   this process is refused the second time (it keeps the last 10 000 claims)
    */
   ledger?: CallLedger;
   /** Aborting answers the calls that have not run yet `cancelled`. */
@@ -93,26 +125,32 @@ export interface ResumeCallsOptions {
   /** The span the approved calls' spans go under (the resumed turn's), with a `tracer`. */
   parent?: TraceHandle;
   /**
-   * The clock `expiresAt` is compared with, in milliseconds since the epoch.
+   * The clock `expiresAt` and the leases are read with, in milliseconds since the epoch.
    *
    * @default Date.now
    */
   now?: () => number;
+  /**
+   * How long the resume's claim, and each call's `started` entry, hold before they count as left
+   * by a process that died; renewed every third of it while the resume runs.
+   *
+   * @default 30_000
+   */
+  leaseMs?: number;
 }
-
-// A bridge's own ledger when the application gives none: resuming the same turn twice in one
-// process still runs nothing twice.
-const ledgers = new WeakMap<object, CallLedger>();
 
 /**
  * Settles a paused turn with a person's decisions and answers every call of it, in the model's
  * order: the answers already given as they were, each approved call executed exactly once
- * (validated and its availability checked again), each denied one answered `Denied`.
+ * (validated and its availability checked again; the approval policy is not asked again), each
+ * denied one answered `Denied`.
  *
  * Every decision is checked before anything runs: a decision for a call or input that is not
  * pending, two for the same call, one past its `expiresAt`, a pending call left undecided, or a
  * pending call changed since the pause, rejects with an `ApprovalError` and nothing executes.
- * A call the ledger already holds is not run again: its recorded answer is replayed.
+ * Then the resume is claimed in the ledger: a turn already resumed rejects `already-resumed`, one
+ * being resumed elsewhere `resuming-elsewhere`; one whose resume died (its lease ran out) is taken
+ * over, its answered calls replayed and its started ones answered `interrupted`.
  *
  * @example
  * ```ts
@@ -126,8 +164,102 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
   decisions: readonly ApprovalDecision[],
   options: ResumeCallsOptions = {},
 ): Promise<ToolCallAnswer<S, E, ResultBlock>[]> {
-  const ledger = options.ledger ?? ownLedger(tools);
   const chosen = await checkDecisions(paused, decisions, options.now ?? Date.now);
+  const claim = await claimTurn(paused.scope, options);
+  try {
+    const answers = await settleTurn(tools, paused, chosen, options);
+    await claim.finish("settled");
+    return answers;
+  } finally {
+    claim.drop();
+  }
+}
+
+/** A resume's hold on its paused turn, renewed until it is finished or dropped. */
+export interface Claim {
+  /** Records the turn as resumed, for good: another resume of it is `already-resumed`. */
+  finish(how: string): Promise<void>;
+  /**
+   * Stops renewing without recording anything: the claim runs out after its lease, and the turn
+   * can then be resumed again (a resume that threw is recovered like one whose process died).
+   */
+  drop(): void;
+}
+
+/**
+ * The one claim of the paused turn scoped `scope`: atomic (`begin` on `<scope>/resume`), taken
+ * over only from a holder whose lease ran out. Rejects with an `ApprovalError` otherwise.
+ */
+export async function claimTurn(scope: unknown, options: ResumeCallsOptions): Promise<Claim> {
+  if (typeof scope !== "string") {
+    throw new ApprovalError(
+      "tampered",
+      "The paused turn has no scope: it was changed after the pause, or paused by an older version.",
+    );
+  }
+  const ledger = options.ledger ?? defaultLedger();
+  const key = `${scope}/resume`;
+  const now = options.now ?? Date.now;
+  const leasing: Leasing = {
+    holder: newHolder(),
+    leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+    now,
+  };
+  try {
+    if (!(await ledger.begin(key, leaseFrom(leasing)))) {
+      const entry = await ledger.get(key);
+      if (entry?.status === "answered") {
+        throw new ApprovalError(
+          "already-resumed",
+          "This paused turn was already resumed: its result is the only continuation. Nothing ran.",
+        );
+      }
+      if (entry && isLive(entry, now)) throw elsewhere(entry.until);
+      // Its holder stopped renewing (its process died): taken over, exactly that lease.
+      const expired = entry && { holder: entry.holder, until: entry.until };
+      if (!(await ledger.begin(key, leaseFrom(leasing), expired))) {
+        throw elsewhere(now() + leasing.leaseMs);
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApprovalError) throw error;
+    throw new ApprovalError(
+      "ledger-failed",
+      `The ledger failed while this resume was being claimed (${describe(error)}). Nothing ran.`,
+      { cause: error },
+    );
+  }
+  const drop = keepLease(ledger, key, leasing);
+  return {
+    drop,
+    async finish(how) {
+      drop();
+      try {
+        await ledger.finish(key, ok({ snapshot: { resumed: how }, events: [] }));
+      } catch {
+        // Left started, the claim runs out after its lease: a later resume is then taken for a
+        // recovery (its calls replayed) instead of refused. Nothing is run twice either way.
+      }
+    },
+  };
+}
+
+function elsewhere(retryAt: number): ApprovalError {
+  return new ApprovalError(
+    "resuming-elsewhere",
+    `This paused turn is being resumed by another resume whose lease runs until ${new Date(retryAt).toISOString()}. Nothing ran; try again after it.`,
+    { retryAt },
+  );
+}
+
+/** Every call of a claimed turn answered, in the model's order. */
+export async function settleTurn<S, E extends RuntimeEvent, ResultBlock>(
+  tools: SettlingBridge<S, E, ResultBlock>,
+  paused: PausedTurn<ResultBlock>,
+  chosen: ReadonlyMap<string, ApprovalDecision>,
+  options: ResumeCallsOptions,
+): Promise<ToolCallAnswer<S, E, ResultBlock>[]> {
+  const { ledger, signal, parent, leaseMs, now } = options;
   const answers: ToolCallAnswer<S, E, ResultBlock>[] = [];
   for (const answer of paused.answers) {
     const { call, pending } = answer;
@@ -138,11 +270,15 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
       continue;
     }
     const decision = chosen.get(pending.digest);
-    // The ledger first: a call already answered is replayed as it was, whatever the state now.
-    const recorded = await ledger.get(pending.digest);
-    const outcome = recorded
-      ? replay<S, E>(recorded, pending.command, pending.toolName ?? pending.command)
-      : decision?.verdict === "allow"
+    const invokeOptions = {
+      signal,
+      parent,
+      ...(ledger === undefined ? {} : { ledger, scope: paused.scope }),
+      ...(leaseMs === undefined ? {} : { leaseMs }),
+    };
+    // The ledger first, inside invoke: a call already answered is replayed as it was.
+    const outcome =
+      decision?.verdict === "allow"
         ? await tools.invoke(
             {
               ...(pending.id === undefined ? {} : { id: pending.id }),
@@ -150,11 +286,13 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
               input: pending.input,
               ...(pending.toolName === undefined ? {} : { toolName: pending.toolName }),
             },
-            withApprovals({ ledger, signal: options.signal, parent: options.parent }, [
-              pending.digest,
-            ]),
+            withApprovals(invokeOptions, [pending.digest], now),
           )
-        : await refuse<S, E>(ledger, pending, decision?.reason);
+        : await refuse<S, E>(ledger, `${paused.scope}/${pending.digest}`, pending, decision, {
+            holder: newHolder(),
+            leaseMs: leaseMs ?? DEFAULT_LEASE_MS,
+            now: now ?? Date.now,
+          });
     const route =
       decision?.verdict === "allow"
         ? { command: pending.command, input: pending.input }
@@ -164,26 +302,41 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
   return answers;
 }
 
-/** A denied call: recorded as answered, so a later decision for it cannot run it. */
+/**
+ * A denied call: recorded as answered, so a resume taking over this turn later cannot run it
+ * with other decisions. Nothing runs either way.
+ */
 async function refuse<S, E extends RuntimeEvent>(
-  ledger: CallLedger,
+  ledger: CallLedger | undefined,
+  key: string,
   pending: PendingCall,
-  reason: string | undefined,
+  decision: ApprovalDecision | undefined,
+  leasing: Leasing,
 ): Promise<Result<Observation<S, E>, ToolError>> {
   const called = pending.toolName ?? pending.command;
-  const outcome = err(denied(pending.command, reason ?? "a person declined it", called));
-  if (await ledger.begin(pending.digest)) await ledger.finish(pending.digest, outcome);
-  else
-    return replay(
-      (await ledger.get(pending.digest)) ?? { status: "started" },
-      pending.command,
-      called,
-    );
+  const outcome = err(denied(pending.command, decision?.reason ?? "a person declined it", called));
+  if (ledger === undefined) return outcome;
+  try {
+    let recorded = await ledger.get(key);
+    if (!recorded && (await ledger.begin(key, leaseFrom(leasing)))) {
+      await ledger.finish(key, outcome);
+      return outcome;
+    }
+    recorded ??= await ledger.get(key);
+    // Decided before, by a resume this one took over: that decision stands.
+    const settled =
+      recorded && isLive(recorded, leasing.now)
+        ? await awaitHolder(ledger, key, recorded, leasing.now, undefined)
+        : recorded;
+    if (settled) return replay(settled, pending.command, called);
+  } catch {
+    // Nothing runs: the denial stands, recorded or not.
+  }
   return outcome;
 }
 
 /** Every decision checked against the pending calls, before anything runs. */
-async function checkDecisions<ResultBlock>(
+export async function checkDecisions<ResultBlock>(
   paused: PausedTurn<ResultBlock>,
   decisions: readonly ApprovalDecision[],
   now: () => number,
@@ -231,15 +384,6 @@ async function checkDecisions<ResultBlock>(
 
 function describeCall(call: PendingCall): string {
   return `${JSON.stringify(call.command)}${call.id === undefined ? "" : ` (call ${call.id})`}`;
-}
-
-function ownLedger(tools: object): CallLedger {
-  let ledger = ledgers.get(tools);
-  if (ledger === undefined) {
-    ledger = memoryLedger();
-    ledgers.set(tools, ledger);
-  }
-  return ledger;
 }
 
 /** `value` as plain JSON data of the same type: what a store gives back is what was stored. */

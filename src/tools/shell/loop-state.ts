@@ -7,7 +7,6 @@ import { toJsonValue } from "../wire/result-text.js";
 import type { PendingCall } from "./approval.js";
 import type { ToolCallAnswer } from "./bridge.js";
 import { type PausedTurn, pauseToolCalls } from "./decisions.js";
-import type { CallLedger, LedgerEntry, MemoryLedger } from "./ledger.js";
 
 /**
  * A loop paused for approval, as plain JSON: store it anywhere (`JSON.stringify`), and give it
@@ -15,6 +14,11 @@ import type { CallLedger, LedgerEntry, MemoryLedger } from "./ledger.js";
  */
 export interface ToolLoopState<Response, ResultBlock, Message> {
   readonly version: 1;
+  /**
+   * The run's id: its keys in the ledger are scoped to it (the paused turn's are
+   * `<runId>/turn-<turn>/…`), so two conversations never meet in one shared ledger.
+   */
+  readonly runId: string;
   /** The transcript before the paused turn. */
   readonly messages: Message[];
   /** The model's turn whose calls wait, exactly as it was received. */
@@ -23,10 +27,8 @@ export interface ToolLoopState<Response, ResultBlock, Message> {
   readonly turn: number;
   /** How many more model requests the loop may make after the paused turn. */
   readonly turnsLeft: number;
-  /** The turn's answers already given, and the calls that wait. */
+  /** The turn's answers already given, and the calls that wait; scoped `<runId>/turn-<turn>`. */
   readonly paused: PausedTurn<ResultBlock>;
-  /** The in-memory ledger's entries, when the loop was given a `memoryLedger()`. */
-  readonly ledger?: Record<string, LedgerEntry>;
 }
 
 /** The `pending` calls and `state` of a loop stopped at `turn` for approval. */
@@ -36,26 +38,20 @@ export function pauseLoop<S, E extends RuntimeEvent, Response, ResultBlock, Mess
   turn: number,
   turnsLeft: number,
   answers: readonly ToolCallAnswer<S, E, ResultBlock>[],
-  options: { ledger?: CallLedger },
+  runId: string,
 ): { pending: PendingCall[]; state: ToolLoopState<Response, ResultBlock, Message> } {
-  const paused = pauseToolCalls(answers);
-  const ledger = options.ledger;
-  const entries = ledger && isMemoryLedger(ledger) ? { ledger: ledger.entries() } : {};
+  const paused = pauseToolCalls(answers, { scope: `${runId}/turn-${turn}` });
   return {
     pending: [...paused.pending],
     state: {
       version: 1,
+      runId,
       // JSON forms of what the dialect made from JSON: their types still hold.
       messages: toJsonValue(messages) as Message[],
       response: toJsonValue(response) as Response,
       turn,
       turnsLeft,
       paused,
-      ...entries,
     },
   };
-}
-
-function isMemoryLedger(ledger: CallLedger): ledger is MemoryLedger {
-  return "entries" in ledger && typeof ledger.entries === "function";
 }

@@ -36,8 +36,10 @@ export interface AskContext<S, E extends RuntimeEvent, Response, ResultBlock, Ev
     "answerToolCalls" | "answerToolCall" | "parseToolCalls"
   >;
   signal: AbortSignalLike | undefined;
-  /** Records the turn's calls (the loop's ledger, scoped to the turn). */
+  /** Records the turn's calls: the loop's ledger, under `scope` (the run and the turn). */
   ledger?: CallLedger | undefined;
+  scope?: string | undefined;
+  leaseMs?: number | undefined;
   stream?: (() => StreamAccumulator<Event, Streamed>) | undefined;
   onDelta?: ((delta: StreamDelta, turn: number) => void) | undefined;
   /** The turn's span: the tool spans go under it. */
@@ -188,7 +190,12 @@ function invokeOptions(context: {
   signal: AbortSignalLike | undefined;
   parent: TraceHandle | undefined;
   ledger?: CallLedger | undefined;
+  scope?: string | undefined;
+  leaseMs?: number | undefined;
 }): InvokeOptions {
-  const { signal, parent, ledger } = context;
-  return ledger ? { signal, parent, ledger } : { signal, parent };
+  const { signal, parent, ledger, scope, leaseMs } = context;
+  if (!ledger) return { signal, parent };
+  return leaseMs === undefined
+    ? { signal, parent, ledger, scope }
+    : { signal, parent, ledger, scope, leaseMs };
 }

@@ -10,7 +10,8 @@ import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "
 import type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
 import type { PendingCall } from "./approval.js";
 import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
-import { type CallLedger, scopedLedger } from "./ledger.js";
+import { newId } from "./ids.js";
+import type { CallLedger } from "./ledger.js";
 import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 import { ask } from "./loop-stream.js";
 
@@ -128,12 +129,27 @@ export interface ToolLoopOptions<
    */
   onStep?: (step: ToolLoopStep<S, E, Returned, ResultBlock>) => void;
   /**
-   * Records every call before and after it runs; a call it already holds is replayed, never run
-   * again. A `memoryLedger()` travels in a paused loop's `state`. See docs/approval.md.
+   * Records every call before and after it runs, under the run's id and the turn; a call it
+   * already holds is replayed, never run again. Give the same durable ledger to `resumeToolLoop`
+   * in every process that may resume this run. See docs/approval.md.
    *
    * @default undefined — calls are not recorded
    */
   ledger?: CallLedger;
+  /**
+   * The run's id: what its keys in the ledger are scoped to, carried in a paused loop's `state`.
+   * Unique per run: two runs with one id are one run to the ledger.
+   *
+   * @default a new random id (`crypto.randomUUID()`), made when it is first needed
+   */
+  runId?: string;
+  /**
+   * How long a call's `started` entry in the ledger holds before it counts as left by a process
+   * that died, in milliseconds; renewed every third of it while `execute` runs.
+   *
+   * @default 30_000
+   */
+  leaseMs?: number;
   /**
    * Reports the run, each turn and each model request to a tracer, with the turn's calls (which
    * the bridge's own `tracer` reports) under its turn: with `otelTracer(tracer)` from
@@ -229,9 +245,8 @@ export interface StreamingToolLoopOptions<
   onDelta?: (delta: StreamDelta, turn: number) => void;
 }
 
-/** The conversation, how it ended, and what the component last observed. */
-export interface ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock, Message> {
-  stop: ToolLoopStop;
+/** What every `ToolLoopResult` holds: the conversation and what the component last observed. */
+export interface ToolLoopTranscript<S, E extends RuntimeEvent, Response, ResultBlock, Message> {
   /** The whole transcript: the starting messages, every model turn and every result. */
   messages: Message[];
   steps: ToolLoopStep<S, E, Response, ResultBlock>[];
@@ -239,13 +254,46 @@ export interface ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock
   snapshot: S | undefined;
   /** The model's last response, as the model function returned it, when there was one. */
   response: Response | undefined;
-  /** What the model function threw, when `stop` is `"error"`. */
-  error?: unknown;
-  /** The calls waiting for a person's decision, when `stop` is `"approval"`. */
-  pending?: PendingCall[];
-  /** Plain JSON to store and give to `resumeToolLoop`, when `stop` is `"approval"`. */
-  state?: ToolLoopState<Response, ResultBlock, Message>;
 }
+
+/** A loop that ended: `done`, `maxTurns` or `aborted`. */
+export interface ToolLoopEnded<S, E extends RuntimeEvent, Response, ResultBlock, Message>
+  extends ToolLoopTranscript<S, E, Response, ResultBlock, Message> {
+  stop: "done" | "maxTurns" | "aborted";
+  error?: undefined;
+  pending?: undefined;
+  state?: undefined;
+}
+
+/** A loop whose model function failed: `error` is what it threw. */
+export interface ToolLoopFailed<S, E extends RuntimeEvent, Response, ResultBlock, Message>
+  extends ToolLoopTranscript<S, E, Response, ResultBlock, Message> {
+  stop: "error";
+  /** What the model function (or its stream) threw. */
+  error: unknown;
+  pending?: undefined;
+  state?: undefined;
+}
+
+/** A loop paused for approval: `pending` waits for a person, `state` is what to resume from. */
+export interface ToolLoopPaused<S, E extends RuntimeEvent, Response, ResultBlock, Message>
+  extends ToolLoopTranscript<S, E, Response, ResultBlock, Message> {
+  stop: "approval";
+  error?: undefined;
+  /** The calls waiting for a person's decision. */
+  pending: PendingCall[];
+  /** Plain JSON to store and give to `resumeToolLoop`. */
+  state: ToolLoopState<Response, ResultBlock, Message>;
+}
+
+/**
+ * The conversation, how it ended, and what the component last observed: narrowed by `stop`, so
+ * after `if (result.stop === "approval")`, `pending` and `state` are there.
+ */
+export type ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock, Message> =
+  | ToolLoopEnded<S, E, Response, ResultBlock, Message>
+  | ToolLoopFailed<S, E, Response, ResultBlock, Message>
+  | ToolLoopPaused<S, E, Response, ResultBlock, Message>;
 
 /**
  * Runs the agent loop over a streaming model: each turn's stream is read into `stream`'s
@@ -354,15 +402,26 @@ export async function runToolLoop<
     "stream" in options ? options : { stream: undefined, onDelta: undefined };
   const from = resumed.get(options);
   const run = from ? from.run : tracer?.start({ kind: "run", agent });
+  // Made only when something needs it: the ledger's keys, or a paused state.
+  let runId = options.runId ?? from?.runId;
+  const idOfRun = () => {
+    runId ??= newId();
+    return runId;
+  };
+  const { ledger, leaseMs } = options;
   let turnSpan: TraceHandle | undefined;
-  const end = (
-    stop: ToolLoopStop,
-    error?: unknown,
-  ): ToolLoopResult<S, E, Returned, ResultBlock, Message> => {
+  const close = (stop: ToolLoopStop, error?: unknown) => {
     turnSpan?.end(ok(undefined));
     run?.end(stop === "error" ? err(error) : ok(stop));
-    const result = { stop, messages, steps, snapshot, response };
-    return stop === "error" ? { ...result, error } : result;
+  };
+  const end = (
+    stop: "done" | "maxTurns" | "aborted" | "error",
+    error?: unknown,
+  ): ToolLoopResult<S, E, Returned, ResultBlock, Message> => {
+    close(stop, error);
+    return stop === "error"
+      ? { stop, messages, steps, snapshot, response, error }
+      : { stop, messages, steps, snapshot, response };
   };
 
   const first = from?.turn ?? 1;
@@ -372,13 +431,14 @@ export async function runToolLoop<
       turnSpan = tracer?.start({ kind: "turn", turn }, run);
       const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
       const chat = tracer?.start({ kind: "request", turn, model: modelName }, turnSpan);
-      const ledger = options.ledger && scopedLedger(options.ledger, `turn-${turn}`);
       const context = {
         tools,
         stream,
         onDelta,
         signal,
         ledger,
+        scope: ledger && `${idOfRun()}/turn-${turn}`,
+        leaseMs,
         parent: turnSpan,
         span: chat,
         turn,
@@ -393,8 +453,9 @@ export async function runToolLoop<
       if (answers.some((answer) => answer.pending)) {
         const left = first + maxTurns - 1 - turn;
         // Paused before the spans end: a state that cannot be made is an error of this run.
-        const paused = pauseLoop(messages, reply, turn, left, answers, options);
-        return { ...end("approval"), ...paused };
+        const paused = pauseLoop(messages, reply, turn, left, answers, idOfRun());
+        close("approval");
+        return { stop: "approval", messages, steps, snapshot, response: reply, ...paused };
       }
       const blocks = answers.map((answer) => answer.block);
       messages = tools.appendTurn(messages, reply, blocks);
@@ -420,15 +481,21 @@ export async function runToolLoop<
   return end("maxTurns");
 }
 
-// Where a resumed loop goes on from, keyed by its options object (see resumeToolLoop): its
-// first turn, and the run span it already opened.
-const resumed = new WeakMap<object, { turn: number; run: TraceHandle | undefined }>();
+/** Where a resumed loop goes on from: its first turn, its run's span and its run's id. */
+interface GoingOn {
+  turn: number;
+  run: TraceHandle | undefined;
+  runId: string;
+}
+
+// Keyed by the options object (see resumeToolLoop).
+const resumed = new WeakMap<object, GoingOn>();
 
 /**
- * Makes `runToolLoop(options)` number its first request `turn` and report its turns under `run`
- * (a resumed loop goes on).
+ * Makes `runToolLoop(options)` number its first request `turn`, report its turns under `run` and
+ * go on with the run `runId` (a resumed loop goes on).
  */
-export function startAt<O extends object>(options: O, turn: number, run?: TraceHandle): O {
-  resumed.set(options, { turn, run });
+export function startAt<O extends object>(options: O, from: GoingOn): O {
+  resumed.set(options, from);
   return options;
 }

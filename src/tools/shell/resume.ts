@@ -6,8 +6,8 @@ import type { ToolTracer } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
 import type { ApprovalDecision } from "./approval.js";
 import type { LoopToolBridge } from "./bridge.js";
-import { resumeToolCalls } from "./decisions.js";
-import { type CallLedger, memoryLedger, scopedLedger } from "./ledger.js";
+import { type Claim, checkDecisions, claimTurn, settleTurn } from "./decisions.js";
+import type { CallLedger } from "./ledger.js";
 import {
   lastSnapshot,
   type ModelRequest,
@@ -38,15 +38,23 @@ export interface ResumeToolLoopOptions<
   /** One decision per pending call: `approveCall(pending)` or `denyCall(pending, reason)`. */
   decisions: readonly ApprovalDecision[];
   /**
-   * Where calls are recorded; give the same durable ledger to every process that may resume
-   * this state.
+   * Where the resume is claimed (a state is resumed once) and every call recorded; give the same
+   * durable ledger to every process that may resume this state.
    *
-   * @default a `memoryLedger` holding the state's entries
+   * @default the process's own in-memory ledger, for the claim only — the same state resumed
+   *   again in this process is refused (`already-resumed`); it keeps the last 10 000 claims
    */
   ledger?: CallLedger;
+  /**
+   * How long the resume's claim, and each call's `started` entry, hold before they count as left
+   * by a process that died, in milliseconds; renewed every third of it while the resume runs.
+   *
+   * @default 30_000
+   */
+  leaseMs?: number;
   signal?: Signal;
   onStep?: (step: ToolLoopStep<S, E, Response, ResultBlock>) => void;
-  /** The clock decisions' `expiresAt` is compared with. @default Date.now */
+  /** The clock decisions' `expiresAt` and the leases are read with. @default Date.now */
   now?: () => number;
   /** As for `runToolLoop`: the resumed run, its turns, requests and calls, as one run. */
   tracer?: ToolTracer;
@@ -58,9 +66,11 @@ export interface ResumeToolLoopOptions<
 
 /**
  * Settles a loop paused for approval and continues it: every decision is checked (an
- * `ApprovalError` rejects before anything runs), each approved call executes exactly once, each
- * denied one is answered `Denied`, the whole turn's answers go to the model in order, and the
- * loop goes on as `runToolLoop` would — to `done`, or to another `approval`.
+ * `ApprovalError` rejects before anything runs), the resume is claimed in the ledger — a state
+ * already resumed is refused (`already-resumed`), one being resumed elsewhere too
+ * (`resuming-elsewhere`), one whose resume died is recovered — each approved call executes
+ * exactly once, each denied one is answered `Denied`, the whole turn's answers go to the model in
+ * order, and the loop goes on as `runToolLoop` would — to `done`, or to another `approval`.
  *
  * @example
  * ```ts
@@ -85,60 +95,74 @@ export async function resumeToolLoop<
   options: ResumeToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Signal>,
 ): Promise<ToolLoopResult<S, E, Response, ResultBlock, Message>> {
   const { tools, model, state, signal, onStep, tracer, modelName, agentName } = options;
-  const ledger = options.ledger ?? memoryLedger(state.ledger);
+  const { ledger, leaseMs } = options;
+  const settling = {
+    ...(ledger === undefined ? {} : { ledger }),
+    ...(signal === undefined ? {} : { signal }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(leaseMs === undefined ? {} : { leaseMs }),
+  };
   // One run span for the settled turn and the turns after it, as runToolLoop makes for its own.
   const run = tracer?.start({ kind: "run", agent: agentName });
   const turn = tracer?.start({ kind: "turn", turn: state.turn }, run);
-  let messages: Message[];
-  let step: ToolLoopStep<S, E, Response, ResultBlock>;
+  let claim: Claim | undefined;
+  // The spans still this function's to end, should something throw.
+  let open = { turn, run };
   try {
-    const answers = await resumeToolCalls(tools, state.paused, options.decisions, {
-      ledger: scopedLedger(ledger, `turn-${state.turn}`),
-      ...(signal === undefined ? {} : { signal }),
+    const chosen = await checkDecisions(state.paused, options.decisions, options.now ?? Date.now);
+    claim = await claimTurn(state.paused.scope, settling);
+    const answers = await settleTurn(tools, state.paused, chosen, {
+      ...settling,
       ...(turn === undefined ? {} : { parent: turn }),
-      ...(options.now === undefined ? {} : { now: options.now }),
     });
     const blocks = answers.map((answer) => answer.block);
-    messages = tools.appendTurn(state.messages, state.response, blocks);
-    step = stepOf(state.turn, state.response, answers);
+    const messages = tools.appendTurn(state.messages, state.response, blocks);
+    const step = stepOf(state.turn, state.response, answers);
     onStep?.(step);
+    turn?.end(ok(undefined));
+    open = { turn: undefined, run };
+    const snapshot = lastSnapshot(step.answers, undefined);
+    const settled = { messages, steps: [step], snapshot, response: state.response };
+    if (signal?.aborted || state.turnsLeft <= 0) {
+      const stop = signal?.aborted ? "aborted" : "maxTurns";
+      run?.end(ok(stop));
+      await claim.finish(stop);
+      return { stop, ...settled };
+    }
+    // From here the run span is runToolLoop's: it ends it, however it ends.
+    open = { turn: undefined, run: undefined };
+    const rest = await runToolLoop(
+      startAt(
+        {
+          tools,
+          model,
+          messages,
+          maxTurns: state.turnsLeft,
+          ...(ledger === undefined ? {} : { ledger }),
+          ...(leaseMs === undefined ? {} : { leaseMs }),
+          ...(signal === undefined ? {} : { signal }),
+          ...(onStep === undefined ? {} : { onStep }),
+          ...(tracer === undefined ? {} : { tracer }),
+          ...(modelName === undefined ? {} : { modelName }),
+          ...(agentName === undefined ? {} : { agentName }),
+        },
+        { turn: state.turn + 1, run, runId: state.runId },
+      ),
+    );
+    await claim.finish(rest.stop);
+    return {
+      ...rest,
+      steps: [step, ...rest.steps],
+      snapshot: rest.snapshot ?? snapshot,
+      response: rest.response ?? state.response,
+    };
   } catch (error) {
-    // Refused decisions (ApprovalError), or the application's bug in onStep: the spans end with
-    // it, as runToolLoop's do, before it reaches the caller.
-    turn?.end(err(error));
-    run?.end(err(error));
+    // Refused decisions or claim (ApprovalError), or the application's bug in onStep: the spans
+    // end with it, as runToolLoop's do, before it reaches the caller. A claim taken is dropped:
+    // it runs out after its lease, and the state can then be resumed again (its calls replayed).
+    claim?.drop();
+    open.turn?.end(err(error));
+    open.run?.end(err(error));
     throw error;
   }
-  turn?.end(ok(undefined));
-  const snapshot = lastSnapshot(step.answers, undefined);
-  const settled = { messages, steps: [step], snapshot, response: state.response };
-  if (signal?.aborted || state.turnsLeft <= 0) {
-    const stop = signal?.aborted ? "aborted" : "maxTurns";
-    run?.end(ok(stop));
-    return { stop, ...settled };
-  }
-  const rest = await runToolLoop(
-    startAt(
-      {
-        tools,
-        model,
-        messages,
-        maxTurns: state.turnsLeft,
-        ledger,
-        ...(signal === undefined ? {} : { signal }),
-        ...(onStep === undefined ? {} : { onStep }),
-        ...(tracer === undefined ? {} : { tracer }),
-        ...(modelName === undefined ? {} : { modelName }),
-        ...(agentName === undefined ? {} : { agentName }),
-      },
-      state.turn + 1,
-      run,
-    ),
-  );
-  return {
-    ...rest,
-    steps: [step, ...rest.steps],
-    snapshot: rest.snapshot ?? snapshot,
-    response: rest.response ?? state.response,
-  };
 }

@@ -1,0 +1,84 @@
+/**
+ * Leases on ledger keys: a `started` entry says who holds it until when, the holder renews it
+ * while it works, and whoever meets it tells "still running somewhere" (a live lease: wait, or
+ * refuse) from "its process died" (a lease that ran out: never run again).
+ */
+import type { AbortSignalLike } from "../core/types.js";
+import { withDeadline } from "./deadline.js";
+import type { CallLedger, LedgerEntry, LedgerLease } from "./ledger.js";
+
+declare function setInterval(callback: () => void, ms: number): unknown;
+declare function clearInterval(handle: unknown): void;
+
+/** How long a lease lasts unless renewed, in milliseconds. */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/** Who holds the leases of one call or resume, for how long, and by which clock. */
+export interface Leasing {
+  readonly holder: string;
+  readonly leaseMs: number;
+  readonly now: () => number;
+}
+
+/** A lease of `leasing`'s length from now. */
+export function leaseFrom({ holder, leaseMs, now }: Leasing): LedgerLease {
+  return { holder, until: now() + leaseMs };
+}
+
+/**
+ * Renews `key`'s lease every third of its length until the returned function is called. The
+ * timer never keeps a process alive, and stops for good once the lease is lost (renew says
+ * false); a renewal that fails (the store is down) is tried again at the next tick.
+ */
+export function keepLease(ledger: CallLedger, key: string, leasing: Leasing): () => void {
+  let handle: unknown;
+  const stop = () => {
+    if (handle === undefined) return;
+    clearInterval(handle);
+    handle = undefined;
+  };
+  handle = setInterval(
+    () => {
+      new Promise<boolean>((resolve) => resolve(ledger.renew(key, leaseFrom(leasing)))).then(
+        (kept) => {
+          if (!kept) stop();
+        },
+        () => undefined,
+      );
+    },
+    Math.max(1, Math.floor(leasing.leaseMs / 3)),
+  );
+  (handle as { unref?: () => void }).unref?.();
+  return stop;
+}
+
+/** Whether `entry` is a started one whose lease has not run out. */
+export function isLive(entry: LedgerEntry, now: () => number): boolean {
+  return entry.status === "started" && entry.until > now();
+}
+
+/** The longest wait between two looks at a key held by someone else. */
+const LOOK_EVERY_MS = 250;
+
+/**
+ * What a key held by someone else comes to: looked at again until it is answered or its lease
+ * runs out, or `undefined` when `signal` aborted first. A key found gone (a store that expires
+ * entries) is read as a lease that ran out: nobody can say the call did not start.
+ */
+export async function awaitHolder(
+  ledger: CallLedger,
+  key: string,
+  entry: LedgerEntry,
+  now: () => number,
+  signal: AbortSignalLike | undefined,
+): Promise<LedgerEntry | undefined> {
+  let seen = entry;
+  while (seen.status === "started" && seen.until > now()) {
+    const wait = Math.min(Math.max(seen.until - now(), 1), LOOK_EVERY_MS);
+    // A promise of its own each time: one shared by every wait would keep every wait's handlers.
+    const waited = await withDeadline(new Promise<never>(() => undefined), wait, signal);
+    if (!waited.done && waited.stop === "aborted") return undefined;
+    seen = (await ledger.get(key)) ?? { status: "started", holder: seen.holder, until: 0 };
+  }
+  return seen;
+}
