@@ -25,6 +25,7 @@ import {
   withApprovals,
 } from "./approval.js";
 import type { DialectToolBridge, ToolCallAnswer } from "./bridge.js";
+import { type CallListeners, listenersOf } from "./context.js";
 import { type CallLedger, memoryLedger, type RecordedOutcome } from "./ledger.js";
 
 /** One call of a paused turn, as plain JSON. */
@@ -80,7 +81,7 @@ export type SettlingBridge<S, E extends RuntimeEvent, ResultBlock> = Pick<
 >;
 
 /** Options of `resumeToolCalls`. */
-export interface ResumeCallsOptions {
+export interface ResumeCallsOptions extends CallListeners {
   /**
    * Where each call is recorded before and after it runs; a call it already holds is replayed,
    * never run again.
@@ -150,9 +151,15 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
               input: pending.input,
               ...(pending.toolName === undefined ? {} : { toolName: pending.toolName }),
             },
-            withApprovals({ ledger, signal: options.signal, parent: options.parent }, [
-              pending.digest,
-            ]),
+            withApprovals(
+              {
+                ledger,
+                signal: options.signal,
+                parent: options.parent,
+                ...listenersOf(options),
+              },
+              [pending.digest],
+            ),
           )
         : await refuse<S, E>(ledger, pending, decision?.reason);
     const route =

@@ -10,6 +10,7 @@ import type { TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
 import type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
 import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "./bridge.js";
+import type { CallListeners } from "./context.js";
 import { withDeadline } from "./deadline.js";
 import type { CallLedger } from "./ledger.js";
 
@@ -38,6 +39,8 @@ export interface AskContext<S, E extends RuntimeEvent, Response, ResultBlock, Ev
   signal: AbortSignalLike | undefined;
   /** Records the turn's calls (the loop's ledger, scoped to the turn). */
   ledger?: CallLedger | undefined;
+  /** Hear the calls' progress and log lines (the loop's `onProgress` and `onLog`). */
+  listeners?: CallListeners | undefined;
   stream?: (() => StreamAccumulator<Event, Streamed>) | undefined;
   onDelta?: ((delta: StreamDelta, turn: number) => void) | undefined;
   /** The turn's span: the tool spans go under it. */
@@ -183,12 +186,19 @@ function isStream<Returned, Event>(
   return typeof reply === "object" && reply !== null && Symbol.asyncIterator in reply;
 }
 
-/** The options each call of the turn is invoked with: the signal, its span's parent, the ledger. */
+/**
+ * The options each call of the turn is invoked with: the signal, its span's parent, the ledger,
+ * and who hears its progress and logs.
+ */
 function invokeOptions(context: {
   signal: AbortSignalLike | undefined;
   parent: TraceHandle | undefined;
   ledger?: CallLedger | undefined;
+  listeners?: CallListeners | undefined;
 }): InvokeOptions {
-  const { signal, parent, ledger } = context;
-  return ledger ? { signal, parent, ledger } : { signal, parent };
+  const { signal, parent, ledger, listeners } = context;
+  const options: InvokeOptions = ledger ? { signal, parent, ledger } : { signal, parent };
+  if (listeners?.onProgress) options.onProgress = listeners.onProgress;
+  if (listeners?.onLog) options.onLog = listeners.onLog;
+  return options;
 }
