@@ -413,7 +413,7 @@ describe("aiSdkTools: progress as preliminary tool results", () => {
   });
 
   it("streams each progress report as a preliminary result, then the final output, which alone reaches the model", async () => {
-    const { tools } = aiSdkTools(kettle());
+    const { tools } = aiSdkTools(kettle(), { preliminary: true });
     const { model, requests } = scriptedModel([
       [{ toolName: "boil", input: "{}", toolCallId: "k1" }],
       "Your water is boiling.",
@@ -457,18 +457,20 @@ describe("aiSdkTools: progress as preliminary tool results", () => {
     ]);
   });
 
-  it("returns a plain promise, and so no preliminary result, for a component whose execute takes no context", async () => {
-    const counter = new Counter();
-    const { tools } = aiSdkTools(counter);
-    const { model } = scriptedModel([[{ toolName: "increment", input: "{}" }], "Done."]);
-    const result = streamText({ model, tools, prompt: "Count.", stopWhen: stepCountIs(3) });
-    const preliminary: unknown[] = [];
+  it("returns a plain promise, and so no preliminary result, unless asked for them", async () => {
+    const { tools } = aiSdkTools(kettle());
+    const { model } = scriptedModel([[{ toolName: "boil", input: "{}" }], "Done."]);
+    const result = streamText({ model, tools, prompt: "Boil water.", stopWhen: stepCountIs(3) });
+    const outputs: Array<{ preliminary: boolean; output: unknown }> = [];
     for await (const part of result.fullStream) {
-      if (part.type === "tool-result" && part.preliminary) preliminary.push(part.output);
+      if (part.type === "tool-result") {
+        outputs.push({ preliminary: part.preliminary === true, output: part.output });
+      }
     }
 
-    expect(preliminary).toEqual([]);
-    expect(counter.calls).toHaveLength(1);
+    expect(outputs).toEqual([
+      { preliminary: false, output: { ok: true, snapshot: { celsius: 100 }, events: [] } },
+    ]);
   });
 
   it("gives each tool the command's title", () => {

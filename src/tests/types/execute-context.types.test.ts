@@ -1,5 +1,11 @@
+import type { Tool } from "ai";
 import { describe, expectTypeOf, it } from "vitest";
-import type { AiSdkToolOutput, AiSdkToolRunning } from "../../tools/adapters/ai-sdk.js";
+import {
+  type AiSdkStreamedOutput,
+  type AiSdkToolOutput,
+  type AiSdkToolRunning,
+  aiSdkTools,
+} from "../../tools/adapters/ai-sdk.js";
 import type { ServeMcpOptions } from "../../tools/hosts/mcp-server.js";
 import {
   type AgentComponent,
@@ -12,6 +18,7 @@ import {
   type NeutralToolCall,
   type ProgressUpdate,
   runToolLoop,
+  type ToolError,
   type ToolLoopOptions,
   type ToolOffer,
 } from "../../tools/index.js";
@@ -67,11 +74,27 @@ describe("who hears it", () => {
     expectTypeOf(runToolLoop).toBeFunction();
   });
 
-  it("types the AI SDK's preliminary output apart from the final ones", () => {
-    type Output = AiSdkToolOutput<{ hot: boolean }>;
-    expectTypeOf<Extract<Output, { running: true }>>().toEqualTypeOf<AiSdkToolRunning>();
-    const read = (output: Output) => (output.ok ? output.snapshot.hot : undefined);
-    expectTypeOf(read).returns.toEqualTypeOf<boolean | undefined>();
+  it("types the AI SDK's tools' output with the preliminary one only when asked for", () => {
+    const oven: AgentComponent<{ hot: boolean }> = {
+      getSchema: () => ({ commands: { preheat: {} } }),
+      execute: () => ({ state: { hot: true }, events: [] }),
+    };
+    type OutputOf<T> = T extends Tool<unknown, infer Output> ? Output : never;
+    const plain = aiSdkTools(oven).tools;
+    const streamed = aiSdkTools(oven, { preliminary: true }).tools;
+    expectTypeOf<OutputOf<(typeof plain)[string]>>().toEqualTypeOf<
+      AiSdkToolOutput<{ hot: boolean }>
+    >();
+    expectTypeOf<OutputOf<(typeof streamed)[string]>>().toEqualTypeOf<
+      AiSdkStreamedOutput<{ hot: boolean }>
+    >();
+    expectTypeOf<
+      Extract<AiSdkStreamedOutput, { running: true }>
+    >().toEqualTypeOf<AiSdkToolRunning>();
+    // The final outputs narrow on `ok` as they always did.
+    const read = (output: AiSdkToolOutput<{ hot: boolean }>) =>
+      output.ok ? output.snapshot.hot : output.error.kind;
+    expectTypeOf(read).returns.toEqualTypeOf<boolean | ToolError["kind"]>();
   });
 });
 

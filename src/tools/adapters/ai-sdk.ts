@@ -36,12 +36,17 @@ import {
 /**
  * What a tool's `execute` returns, and so what `toolResults[].output` holds: the call's full
  * outcome as data. The model reads it as text (`project`ed when set), an error as an error.
- * While a command that reports progress runs, the AI SDK also streams `AiSdkToolRunning` outputs
- * as preliminary results (`preliminary: true`); the final output is never one.
  */
 export type AiSdkToolOutput<S = unknown, E extends RuntimeEvent = RuntimeEvent> =
   | { ok: true; snapshot: S; events: E[] }
-  | { ok: false; error: ToolError }
+  | { ok: false; error: ToolError };
+
+/**
+ * What the tools of `aiSdkTools(component, { preliminary: true })` yield: the final output, and
+ * before it an `AiSdkToolRunning` each time the command reports.
+ */
+export type AiSdkStreamedOutput<S = unknown, E extends RuntimeEvent = RuntimeEvent> =
+  | AiSdkToolOutput<S, E>
   | AiSdkToolRunning;
 
 /**
@@ -59,10 +64,11 @@ export interface AiSdkToolRunning {
 }
 
 /** One command as an AI SDK tool. Its input is read by the bridge, so it is typed `unknown`. */
-export type AiSdkTool<S = unknown, E extends RuntimeEvent = RuntimeEvent> = Tool<
-  unknown,
-  AiSdkToolOutput<S, E>
->;
+export type AiSdkTool<
+  S = unknown,
+  E extends RuntimeEvent = RuntimeEvent,
+  Output extends AiSdkStreamedOutput<S, E> = AiSdkToolOutput<S, E>,
+> = Tool<unknown, Output>;
 
 /** What the model reads of one call: the AI SDK's tool output (text, or error text). */
 export type AiSdkModelOutput = ToolResultPart["output"];
@@ -72,22 +78,27 @@ export interface AiSdkToolsOptions<S = unknown, E extends RuntimeEvent = Runtime
   extends AdapterOptions<S, E> {
   /**
    * Stream the command's progress and log lines as preliminary tool results (an async-iterable
-   * `execute`, which AI SDK 6 turns into `tool-result` parts with `preliminary: true`). Every
-   * such call also yields its final output once as a preliminary result first: that is how the
-   * AI SDK reads an iterable, so it is on only for components whose `execute` takes a context.
+   * `execute`, which AI SDK 6 turns into `tool-result` parts with `preliminary: true`), each an
+   * `AiSdkToolRunning`; the tools' output type is then `AiSdkStreamedOutput`. Every call also
+   * yields its final output once as a preliminary result first: that is how the AI SDK reads an
+   * iterable.
    *
-   * @default component.execute.length >= 3 — the component's `execute` declares the context
+   * @default false
    */
   preliminary?: boolean;
 }
 
 /** The two things `generateText` and `streamText` take. */
-export interface AiSdkTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
+export interface AiSdkTools<
+  S = unknown,
+  E extends RuntimeEvent = RuntimeEvent,
+  Output extends AiSdkStreamedOutput<S, E> = AiSdkToolOutput<S, E>,
+> {
   /**
    * Every declared command, keyed by a name every provider accepts (`todo.add` becomes
    * `todo_add_…`). Pass it as `tools`.
    */
-  readonly tools: Record<string, AiSdkTool<S, E>>;
+  readonly tools: Record<string, AiSdkTool<S, E, Output>>;
   /**
    * The tools available now, by the live manifest: pass it as `prepareStep`, so a gated command
    * is offered only while it is available. To keep tools of your own active, add their names.
@@ -113,18 +124,43 @@ export interface AiSdkTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> 
  */
 export function aiSdkTools<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
+  options: AiSdkToolsOptions<S, E> & { preliminary: false },
+): AiSdkTools<S, E>;
+/**
+ * `aiSdkTools` whose tools stream the command's progress and log lines as preliminary results
+ * (`AiSdkToolRunning`) before the final output.
+ *
+ * @example
+ * ```ts
+ * const { tools } = aiSdkTools(deploy, { preliminary: true });
+ * for await (const part of streamText({ model, tools, prompt }).fullStream) {
+ *   if (part.type === "tool-result" && part.preliminary) showProgress(part.output);
+ * }
+ * ```
+ */
+export function aiSdkTools<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options: AiSdkToolsOptions<S, E> & { preliminary: boolean },
+): AiSdkTools<S, E, AiSdkStreamedOutput<S, E>>;
+/** A component as AI SDK tools: see the first signature. */
+export function aiSdkTools<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options?: AiSdkToolsOptions<S, E>,
+): AiSdkTools<S, E>;
+export function aiSdkTools<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
   options: AiSdkToolsOptions<S, E> = {},
-): AiSdkTools<S, E> {
+): AiSdkTools<S, E> | AiSdkTools<S, E, AiSdkStreamedOutput<S, E>> {
   // AI SDK 6 asks the person itself (`needsApproval`) before it runs a call; the bridge then takes
   // the policy's "ask" as approved, and still answers "deny".
   // AI SDK 5 has no approvals: there "ask" stays a denial, never a call run unasked.
   const adapter = adapterTools(component, options, { names: PORTABLE_NAMES }, HAS_APPROVALS);
   const approve = HAS_APPROVALS ? options.approve : undefined;
-  const preliminary = options.preliminary ?? component.execute.length >= 3;
+  const preliminary = options.preliminary === true;
   // The AI SDK hands over the input already decoded.
   const callOf = (input: unknown, id: string | undefined) => frameworkCall(input, id, "empty");
 
-  const tools: Record<string, AiSdkTool<S, E>> = {};
+  const tools: Record<string, AiSdkTool<S, E, AiSdkStreamedOutput<S, E>>> = {};
   for (const wire of adapter.tools) {
     const { description, title } = wire.tool;
     // The AI SDK's type for a JSON Schema object; `parameters` passed the meta-schema check.
@@ -148,7 +184,7 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
             outputOf(
               await adapter.invoke(wire, callOf(input, toolCallId), { signal: abortSignal }),
             ),
-      toModelOutput: (given: ModelOutputOptions<S, E> | AiSdkToolOutput<S, E>) => {
+      toModelOutput: (given: ModelOutputOptions<S, E> | AiSdkStreamedOutput<S, E>) => {
         const { output, input, toolCallId } = readModelOutputOptions(given);
         // The AI SDK gives the model only final outputs; a preliminary one is said as such.
         if (output.ok === undefined) return { type: "text", value: STILL_RUNNING };
@@ -167,12 +203,12 @@ const HAS_APPROVALS = "InvalidToolApprovalError" in aiSdk;
 interface ModelOutputOptions<S, E extends RuntimeEvent> {
   toolCallId: string;
   input: unknown;
-  output: AiSdkToolOutput<S, E>;
+  output: AiSdkStreamedOutput<S, E>;
 }
 
 function readModelOutputOptions<S, E extends RuntimeEvent>(
-  given: ModelOutputOptions<S, E> | AiSdkToolOutput<S, E>,
-): { output: AiSdkToolOutput<S, E>; input?: unknown; toolCallId?: string } {
+  given: ModelOutputOptions<S, E> | AiSdkStreamedOutput<S, E>,
+): { output: AiSdkStreamedOutput<S, E>; input?: unknown; toolCallId?: string } {
   // An output never has a `toolCallId`: that key means AI SDK 6's options object.
   return "toolCallId" in given ? given : { output: given };
 }
@@ -195,7 +231,7 @@ async function* running<S, E extends RuntimeEvent>(
   wire: WireTool,
   call: FrameworkCall,
   signal: AbortSignalLike | undefined,
-): AsyncGenerator<AiSdkToolOutput<S, E>> {
+): AsyncGenerator<AiSdkStreamedOutput<S, E>> {
   let progress: ProgressUpdate | undefined;
   const logs: LogEntry[] = [];
   let latest: AiSdkToolRunning | undefined;
@@ -241,7 +277,7 @@ async function* running<S, E extends RuntimeEvent>(
 }
 
 function resultOf<S, E extends RuntimeEvent>(
-  output: Exclude<AiSdkToolOutput<S, E>, AiSdkToolRunning>,
+  output: AiSdkToolOutput<S, E>,
 ): Result<Observation<S, E>, ToolError> {
   return output.ok ? ok({ snapshot: output.snapshot, events: output.events }) : err(output.error);
 }
