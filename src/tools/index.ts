@@ -26,7 +26,6 @@ export type {
   NeutralTool,
   NeutralToolCall,
   Observation,
-  PlatformAbortSignal,
   ProgressUpdate,
   Route,
   RuntimeEvent,

@@ -75,16 +75,15 @@ export type LogLevel =
   | "alert"
   | "emergency";
 
-/**
- * The platform's `AbortSignal` — the DOM's or Node's, whichever the application's types declare —
- * so `context.signal` goes straight to `fetch(url, { signal })`; the part of it the bridge uses
- * where no platform types are loaded. The package itself names no platform's types.
- */
-export type PlatformAbortSignal = typeof globalThis extends {
-  AbortSignal: { prototype: infer Signal };
+// `ExecuteContext.signal` is the platform's own `AbortSignal`, so a command can pass it to
+// `fetch(url, { signal })`. The package names no platform's types (its neutral build has neither
+// the DOM's nor Node's), so the global interface is declared here with one member both declare
+// the same way: with either loaded, this merges into theirs and adds nothing.
+declare global {
+  interface AbortSignal {
+    readonly aborted: boolean;
+  }
 }
-  ? Signal
-  : AbortSignalLike;
 
 /** How far a running command is. */
 export interface ProgressUpdate {
@@ -122,7 +121,7 @@ export interface LogEntry {
  */
 export interface ExecuteContext {
   /** Aborted when the call is cancelled: the host's cancellation, the loop's signal, a timeout. */
-  readonly signal: PlatformAbortSignal;
+  readonly signal: AbortSignal;
   /** Tells whoever called how far the command is. A no-op once the call has been answered. */
   progress(update: ProgressUpdate): void;
   /** A log line for whoever called. A no-op once the call has been answered. */

@@ -11,13 +11,12 @@ import type {
   LogEntry,
   LogLevel,
   NeutralToolCall,
-  PlatformAbortSignal,
   ProgressUpdate,
 } from "../core/types.js";
 
 // Every runtime the package supports has it; the ES library types do not.
 declare const AbortController: new () => {
-  readonly signal: PlatformAbortSignal;
+  readonly signal: AbortSignal;
   abort(reason?: unknown): void;
 };
 
@@ -76,7 +75,7 @@ class LiveContext implements CallContext {
     private readonly span: TraceHandle | undefined,
   ) {}
 
-  get signal(): PlatformAbortSignal {
+  get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
       if (this.stopped) this.controller.abort(this.stopped.reason);
@@ -120,7 +119,7 @@ class LiveContext implements CallContext {
   }
 }
 
-let never: PlatformAbortSignal | undefined;
+let never: AbortSignal | undefined;
 const nothing = () => undefined;
 
 /**
