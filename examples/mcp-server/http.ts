@@ -45,7 +45,9 @@ export async function startPlayerServer(port = 0): Promise<PlayerServer> {
       },
     });
     const server = new Server({ name: "ignite-player", version: "1.0.0" });
-    const detach = serveMcp(server, component);
+    // The tools follow the player's state, announced on each session's stream: for clients that
+    // list the tools again when told (see docs/serving.md for the hosts that do not).
+    const detach = serveMcp(server, component, { offer: "available" });
     // The session ends (the client's DELETE, or `close()` below): stop watching the player for it.
     transport.onclose = () => {
       detach();

@@ -19,7 +19,8 @@ import { createTodoStore, todoCommands, todosSlice } from "../redux/todos.js";
 
 const store = createTodoStore();
 const server = new Server({ name: "ignite-todos", version: "1.0.0" });
-// The tools follow the list's state (`toggle` needs a todo): serveMcp tells the client each time
-// they change, after a call or after a dispatch from anywhere else.
+// Every command is listed from the start, since hosts such as Claude Desktop never list the tools
+// again: a call to one that is not available yet (`toggle` needs a todo) is answered with when it
+// will be. (`offer: "available"` lists only what the state allows, for clients that re-list.)
 serveMcp(server, fromSlice(store, todosSlice, todoCommands));
 await server.connect(new StdioServerTransport());

@@ -67,7 +67,8 @@ export const todosStateSchema: JsonSchema = {
 
 /**
  * The slice's actions as commands. `toggle` and `remove` need a todo to act on, and
- * `clearCompleted` a completed one, so they are offered only then.
+ * `clearCompleted` a completed one, so they are available only then, and say so
+ * (`availableWhen`) to a model that sees them listed anyway.
  */
 export const todoCommands: SliceOptions<TodosState, typeof todosSlice.actions> = {
   commands: {
@@ -86,18 +87,21 @@ export const todoCommands: SliceOptions<TodosState, typeof todosSlice.actions> =
       input: { type: "integer", minimum: 1 },
       output: todosStateSchema,
       gated: true,
+      availableWhen: "only while the list has a todo",
     },
     remove: {
       description: "Delete a todo by its id.",
       input: { type: "integer", minimum: 1 },
       output: todosStateSchema,
       gated: true,
+      availableWhen: "only while the list has a todo",
       destructive: true,
     },
     clearCompleted: {
       description: "Delete every todo that is done.",
       output: todosStateSchema,
       gated: true,
+      availableWhen: "only while a todo is done",
       destructive: true,
     },
   },

@@ -1,4 +1,4 @@
-import { asSchema } from "ai";
+import { asSchema, stepCountIs, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { type AiSdkToolOutput, aiSdkTools } from "../../tools/adapters/ai-sdk.js";
 import type { AgentComponent } from "../../tools/index.js";
@@ -395,5 +395,85 @@ describe("aiSdkTools: the model output", () => {
       type: "error-text",
       value: 'Error (ExecuteFailed): Command "save" failed: disk full',
     });
+  });
+});
+
+describe("aiSdkTools: progress as preliminary tool results", () => {
+  /** A kettle that reports each step of boiling, and logs when it is done. */
+  const kettle = (): AgentComponent<{ celsius: number }> => ({
+    getSchema: () => ({ commands: { boil: { title: "Boil water", description: "Boil." } } }),
+    async execute(_command, _input, context) {
+      for (const celsius of [40, 70, 100]) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        context?.progress({ progress: celsius, total: 100 });
+      }
+      context?.log("info", "boiled");
+      return { state: { celsius: 100 }, events: [] };
+    },
+  });
+
+  it("streams each progress report as a preliminary result, then the final output, which alone reaches the model", async () => {
+    const { tools } = aiSdkTools(kettle(), { preliminary: true });
+    const { model, requests } = scriptedModel([
+      [{ toolName: "boil", input: "{}", toolCallId: "k1" }],
+      "Your water is boiling.",
+    ]);
+    const result = streamText({ model, tools, prompt: "Boil water.", stopWhen: stepCountIs(3) });
+    const results: Array<{ preliminary: boolean; output: unknown }> = [];
+    for await (const part of result.fullStream) {
+      if (part.type === "tool-result") {
+        results.push({ preliminary: part.preliminary === true, output: part.output });
+      }
+    }
+
+    const final = { ok: true, snapshot: { celsius: 100 }, events: [] };
+    expect(results).toEqual([
+      {
+        preliminary: true,
+        output: { running: true, progress: { progress: 40, total: 100 }, logs: [] },
+      },
+      {
+        preliminary: true,
+        output: { running: true, progress: { progress: 70, total: 100 }, logs: [] },
+      },
+      // Reported together (no await between them), 100 °C and the log line are one result.
+      {
+        preliminary: true,
+        output: {
+          running: true,
+          progress: { progress: 100, total: 100 },
+          logs: [{ level: "info", message: "boiled" }],
+        },
+      },
+      // The AI SDK reports the last value of an iterable once more as preliminary, then as final.
+      { preliminary: true, output: final },
+      { preliminary: false, output: final },
+    ]);
+    expect(toolResultsIn(requests[1])).toEqual([
+      expect.objectContaining({
+        toolCallId: "k1",
+        output: { type: "text", value: JSON.stringify({ snapshot: { celsius: 100 }, events: [] }) },
+      }),
+    ]);
+  });
+
+  it("returns a plain promise, and so no preliminary result, unless asked for them", async () => {
+    const { tools } = aiSdkTools(kettle());
+    const { model } = scriptedModel([[{ toolName: "boil", input: "{}" }], "Done."]);
+    const result = streamText({ model, tools, prompt: "Boil water.", stopWhen: stepCountIs(3) });
+    const outputs: Array<{ preliminary: boolean; output: unknown }> = [];
+    for await (const part of result.fullStream) {
+      if (part.type === "tool-result") {
+        outputs.push({ preliminary: part.preliminary === true, output: part.output });
+      }
+    }
+
+    expect(outputs).toEqual([
+      { preliminary: false, output: { ok: true, snapshot: { celsius: 100 }, events: [] } },
+    ]);
+  });
+
+  it("gives each tool the command's title", () => {
+    expect(aiSdkTools(kettle()).tools.boil?.title).toBe("Boil water");
   });
 });

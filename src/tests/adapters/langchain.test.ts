@@ -49,6 +49,29 @@ describe("langchainTools with the real @langchain/core", () => {
     );
   });
 
+  it("says in a gated command's description, and in its Unavailable answer, when it is available", async () => {
+    const { component } = thermostat();
+    const saying: AgentComponent = {
+      ...component,
+      getSchema: () => {
+        const { commands } = component.getSchema();
+        return {
+          commands: {
+            ...commands,
+            boost: { ...commands.boost, availableWhen: "only while heating" },
+          },
+        };
+      },
+    };
+    const boost = toolNamed(langchainTools(saying), "boost");
+
+    // A bound tool list is fixed, so the model reads when before it ever calls.
+    expect(boost.description).toBe("Full power for 10 minutes. Available only while heating.");
+    expect(read(await boost.invoke(callOf(boost, {}))).content).toBe(
+      'Error (Unavailable): Command "boost" is not available in the current state. It is available only while heating; until then, use another tool.',
+    );
+  });
+
   it("answers a ToolCall from the model's AIMessage with a ToolMessage carrying the observation", async () => {
     const device = thermostat();
     const tools = langchainTools(device.component);

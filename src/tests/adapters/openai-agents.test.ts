@@ -213,6 +213,24 @@ describe("agentsTools with the real Agents SDK and a Chat Completions server", (
     expect(device.calls).toEqual([{ command: "schedule", input: { at: "07:00" } }]);
   });
 
+  it("describes a gated command with when it is available, since each tool is made once", () => {
+    const { component } = thermostat();
+    const saying: AgentComponent = {
+      ...component,
+      getSchema: () => {
+        const { commands } = component.getSchema();
+        return {
+          commands: {
+            ...commands,
+            boost: { ...commands.boost, availableWhen: "only while heating" },
+          },
+        };
+      },
+    };
+    const boost = agentsTools(saying).find((tool) => tool.name === "boost");
+    expect(boost?.description).toBe("Full power for 10 minutes. Available only while heating.");
+  });
+
   it("is not strict unless asked", () => {
     const tools = agentsTools(thermostat().component);
     expect(tools.map((tool) => tool.strict)).toEqual(tools.map(() => false));

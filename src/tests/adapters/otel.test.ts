@@ -18,6 +18,7 @@ import { otelTracer } from "../../tools/adapters/otel.js";
 import { ollama } from "../../tools/dialects/ollama.js";
 import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
 import {
+  type AgentComponent,
   fakeDialect,
   igniteTools,
   runToolLoop,
@@ -188,6 +189,48 @@ describe("otelTracer with igniteTools", () => {
     expect(() => igniteTools(new Counter(), fakeDialect, { tracer: raw })).toThrow(
       /otelTracer\(tracer\) from ignite-element\/tools\/otel/,
     );
+  });
+
+  it("records the command's progress and log lines as events on its call's span, log data only when opted in", async () => {
+    const preheating: AgentComponent<string> = {
+      getSchema: () => ({ commands: { preheat: {} } }),
+      execute(_command, _input, context) {
+        context?.progress({ progress: 1, total: 2, message: "halfway" });
+        context?.log("warning", "the door is warm", { celsius: 45 });
+        return { state: "hot", events: [] };
+      },
+    };
+    const eventsOf = async (recordContent: boolean) => {
+      exporter.reset();
+      const tools = igniteTools(preheating, undefined, { tracer: tracer(recordContent) });
+      await tools.invoke({ name: "preheat", input: {} });
+      return only("execute_tool preheat").events.map(({ name, attributes }) => ({
+        name,
+        attributes,
+      }));
+    };
+
+    expect(await eventsOf(false)).toEqual([
+      { name: "ignite.tool.validate", attributes: {} },
+      { name: "ignite.tool.execute", attributes: {} },
+      {
+        name: "ignite.tool.progress",
+        attributes: {
+          "ignite.progress": 1,
+          "ignite.progress.total": 2,
+          "ignite.progress.message": "halfway",
+        },
+      },
+      {
+        name: "ignite.tool.log",
+        attributes: { "ignite.log.level": "warning", "ignite.log.message": "the door is warm" },
+      },
+    ]);
+    expect((await eventsOf(true))[3]?.attributes).toEqual({
+      "ignite.log.level": "warning",
+      "ignite.log.message": "the door is warm",
+      "ignite.log.data": '{"celsius":45}',
+    });
   });
 
   it("records nothing and costs no span without a tracer", async () => {

@@ -32,6 +32,30 @@ function unlocked() {
 }
 
 describe("mcp tool definitions", () => {
+  it("sends a command's title as the tool's title and annotations.title, which the SDK accepts", () => {
+    const list: ListToolsResult = mcp.toToolDefs(
+      buildManifest({
+        commands: {
+          boost: { title: "Boost the heating", description: "Full power.", readOnly: false },
+          plain: {},
+        },
+      }),
+    );
+    expect(list.tools).toEqual([
+      {
+        name: "boost",
+        title: "Boost the heating",
+        description: "Full power.",
+        inputSchema: { type: "object", properties: {}, additionalProperties: false },
+        annotations: { title: "Boost the heating", readOnlyHint: false },
+      },
+      {
+        name: "plain",
+        inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      },
+    ]);
+  });
+
   it("lists one tool per available command, in a tools/list result the SDK accepts", () => {
     const list: ListToolsResult = igniteTools(unlocked(), mcp).toToolDefs();
     expect(list).toEqual({

@@ -83,6 +83,9 @@ function vault() {
   };
 }
 
+/** The tools listed follow the state: for the tests of what `offer: "available"` announces. */
+const FOLLOWING = { offer: "available" } as const;
+
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((closable) => closable.close()));
@@ -151,7 +154,7 @@ function gate<T = void>() {
 
 describe("serveMcp: what the client is offered", () => {
   it("declares tools.listChanged and lists the commands offered now, with output schemas and effect hints", async () => {
-    const { client } = await served(vault().component);
+    const { client } = await served(vault().component, FOLLOWING);
 
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
     const { tools } = await client.listTools();
@@ -342,7 +345,7 @@ describe("serveMcp: the result size cap", () => {
 
 describe("serveMcp: tools/list_changed", () => {
   it("sends list_changed once when a call changes the offered tools, and none when it does not", async () => {
-    const { call, changes, names } = await served(vault().component);
+    const { call, changes, names } = await served(vault().component, FOLLOWING);
 
     await call({ name: "peek", arguments: {} });
     expect(await changes()).toBe(0);
@@ -355,7 +358,7 @@ describe("serveMcp: tools/list_changed", () => {
 
   it("announces a change made outside any call once, however many times the component says it moved", async () => {
     const box = vault();
-    const { call, changes, names } = await served(box.component);
+    const { call, changes, names } = await served(box.component, FOLLOWING);
     await call({ name: "unlock", arguments: {} });
     expect(await changes()).toBe(1);
 
@@ -369,7 +372,7 @@ describe("serveMcp: tools/list_changed", () => {
 
   it("announces each change again, so a change and its reversal are two notifications", async () => {
     const box = vault();
-    const { call, changes } = await served(box.component);
+    const { call, changes } = await served(box.component, FOLLOWING);
 
     await call({ name: "unlock", arguments: {} });
     box.lockFromOutside();
@@ -387,7 +390,7 @@ describe("serveMcp: tools/list_changed", () => {
       canExecute: () => on,
       execute: () => ({ state: on, events: [] }),
     };
-    const { call, changes, names } = await served(lamp);
+    const { call, changes, names } = await served(lamp, FOLLOWING);
     on = true;
 
     expect(await names()).toEqual(["dim", "read"]);
@@ -452,7 +455,7 @@ describe("serveMcp: cancellation", () => {
         return new Promise(() => undefined);
       },
     };
-    const { client, changes, heard, names } = await served(alarm);
+    const { client, changes, heard, names } = await served(alarm, FOLLOWING);
     const controller = new AbortController();
 
     const arming = client.callTool({ name: "arm", arguments: {} }, undefined, {
@@ -577,12 +580,16 @@ describe("serveMcp: a call the approval policy asks about", () => {
   it("stops waiting for the person when the client cancels the call, runs nothing, and goes on announcing changes", async () => {
     const { component, executed, lockFromOutside } = countedVault();
     const asked = gate();
-    const { client, call, heard } = await served(component, askBeforeEmptying, {
-      answer: () => {
-        asked.open();
-        return new Promise<never>(() => undefined); // the person never answers
+    const { client, call, heard } = await served(
+      component,
+      { ...askBeforeEmptying, ...FOLLOWING },
+      {
+        answer: () => {
+          asked.open();
+          return new Promise<never>(() => undefined); // the person never answers
+        },
       },
-    });
+    );
     await call({ name: "unlock", arguments: {} });
     await heard(1);
     const controller = new AbortController();
@@ -718,7 +725,7 @@ describe("serveMcp: binding and unbinding", () => {
         return { state: on, events: [] };
       },
     };
-    const { call, changes, names } = await served(lamp);
+    const { call, changes, names } = await served(lamp, FOLLOWING);
 
     await call({ name: "toggle", arguments: {} });
 

@@ -8,6 +8,15 @@ import {
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { FakeModelContext, textOf } from "./webmcp-model-context.js";
 
+/** A promise with its resolver outside, for execute calls the test releases by hand. */
+function gate<T = void>() {
+  let open: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
 interface State {
   mode: "heat" | "cool" | "off";
   celsius: number;
@@ -289,6 +298,34 @@ describe("each call runs through the bridge and is answered as a result", () => 
       { command: "setTarget", input: 22 },
       { command: "status", input: undefined },
     ]);
+  });
+});
+
+describe("what a WebMCP tool carries of the execute context", () => {
+  it("registers the command's title, and aborts the command's signal when the browser's call signal aborts", async () => {
+    const started = gate();
+    let signal: AbortSignal | undefined;
+    const downloads: AgentComponent<string> = {
+      getSchema: () => ({
+        commands: { fetchReport: { title: "Fetch the report", description: "Fetch it." } },
+      }),
+      execute(_command, _input, context) {
+        signal = context?.signal;
+        started.open();
+        return new Promise(() => undefined);
+      },
+    };
+    const modelContext = new FakeModelContext();
+    provideWebMcp(downloads, { modelContext });
+    expect(modelContext.tools()[0]?.title).toBe("Fetch the report");
+    const controller = new AbortController();
+
+    const calling = modelContext.callTool("fetchReport", {}, { signal: controller.signal });
+    await started.promise;
+    controller.abort("the agent moved on");
+
+    expect(textOf(await calling)).toContain("was aborted while running");
+    expect(signal?.reason).toBe("the agent moved on");
   });
 });
 

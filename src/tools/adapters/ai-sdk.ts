@@ -14,9 +14,24 @@ import {
   type ToolResultPart,
 } from "ai";
 import { err, ok, type Result } from "../core/result.js";
-import type { AgentComponent, Observation, RuntimeEvent, ToolError } from "../core/types.js";
+import type {
+  AbortSignalLike,
+  AgentComponent,
+  LogEntry,
+  Observation,
+  ProgressUpdate,
+  RuntimeEvent,
+  ToolError,
+} from "../core/types.js";
 import { PORTABLE_NAMES } from "../wire/names.js";
-import { type AdapterOptions, adapterTools, frameworkCall } from "./shared.js";
+import type { WireTool } from "../wire/provider-tools.js";
+import {
+  type AdapterOptions,
+  type AdapterTools,
+  adapterTools,
+  type FrameworkCall,
+  frameworkCall,
+} from "./shared.js";
 
 /**
  * What a tool's `execute` returns, and so what `toolResults[].output` holds: the call's full
@@ -26,26 +41,64 @@ export type AiSdkToolOutput<S = unknown, E extends RuntimeEvent = RuntimeEvent> 
   | { ok: true; snapshot: S; events: E[] }
   | { ok: false; error: ToolError };
 
+/**
+ * What the tools of `aiSdkTools(component, { preliminary: true })` yield: the final output, and
+ * before it an `AiSdkToolRunning` each time the command reports.
+ */
+export type AiSdkStreamedOutput<S = unknown, E extends RuntimeEvent = RuntimeEvent> =
+  | AiSdkToolOutput<S, E>
+  | AiSdkToolRunning;
+
+/**
+ * A preliminary output, while the command runs: its latest progress and every log line so far.
+ * AI SDK 6 streams each as a `tool-result` part with `preliminary: true` (a UI's tool part, with
+ * `preliminary: true`, until the final output replaces it); the model never reads one.
+ */
+export interface AiSdkToolRunning {
+  readonly ok?: undefined;
+  readonly running: true;
+  /** The last `context.progress(…)`, once there has been one. */
+  readonly progress?: ProgressUpdate;
+  /** Every `context.log(…)` of the call so far, in order. */
+  readonly logs: readonly LogEntry[];
+}
+
 /** One command as an AI SDK tool. Its input is read by the bridge, so it is typed `unknown`. */
-export type AiSdkTool<S = unknown, E extends RuntimeEvent = RuntimeEvent> = Tool<
-  unknown,
-  AiSdkToolOutput<S, E>
->;
+export type AiSdkTool<
+  S = unknown,
+  E extends RuntimeEvent = RuntimeEvent,
+  Output extends AiSdkStreamedOutput<S, E> = AiSdkToolOutput<S, E>,
+> = Tool<unknown, Output>;
 
 /** What the model reads of one call: the AI SDK's tool output (text, or error text). */
 export type AiSdkModelOutput = ToolResultPart["output"];
 
 /** Options of `aiSdkTools`: those of `igniteTools`, and the cap on what the model reads back. */
 export interface AiSdkToolsOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
-  extends AdapterOptions<S, E> {}
+  extends AdapterOptions<S, E> {
+  /**
+   * Stream the command's progress and log lines as preliminary tool results (an async-iterable
+   * `execute`, which AI SDK 6 turns into `tool-result` parts with `preliminary: true`), each an
+   * `AiSdkToolRunning`; the tools' output type is then `AiSdkStreamedOutput`. Every call also
+   * yields its final output once as a preliminary result first: that is how the AI SDK reads an
+   * iterable.
+   *
+   * @default false
+   */
+  preliminary?: boolean;
+}
 
 /** The two things `generateText` and `streamText` take. */
-export interface AiSdkTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
+export interface AiSdkTools<
+  S = unknown,
+  E extends RuntimeEvent = RuntimeEvent,
+  Output extends AiSdkStreamedOutput<S, E> = AiSdkToolOutput<S, E>,
+> {
   /**
    * Every declared command, keyed by a name every provider accepts (`todo.add` becomes
    * `todo_add_…`). Pass it as `tools`.
    */
-  readonly tools: Record<string, AiSdkTool<S, E>>;
+  readonly tools: Record<string, AiSdkTool<S, E, Output>>;
   /**
    * The tools available now, by the live manifest: pass it as `prepareStep`, so a gated command
    * is offered only while it is available. To keep tools of your own active, add their names.
@@ -71,22 +124,49 @@ export interface AiSdkTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> 
  */
 export function aiSdkTools<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
+  options: AiSdkToolsOptions<S, E> & { preliminary: false },
+): AiSdkTools<S, E>;
+/**
+ * `aiSdkTools` whose tools stream the command's progress and log lines as preliminary results
+ * (`AiSdkToolRunning`) before the final output.
+ *
+ * @example
+ * ```ts
+ * const { tools } = aiSdkTools(deploy, { preliminary: true });
+ * for await (const part of streamText({ model, tools, prompt }).fullStream) {
+ *   if (part.type === "tool-result" && part.preliminary) showProgress(part.output);
+ * }
+ * ```
+ */
+export function aiSdkTools<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options: AiSdkToolsOptions<S, E> & { preliminary: boolean },
+): AiSdkTools<S, E, AiSdkStreamedOutput<S, E>>;
+/** A component as AI SDK tools: see the first signature. */
+export function aiSdkTools<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options?: AiSdkToolsOptions<S, E>,
+): AiSdkTools<S, E>;
+export function aiSdkTools<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
   options: AiSdkToolsOptions<S, E> = {},
-): AiSdkTools<S, E> {
+): AiSdkTools<S, E> | AiSdkTools<S, E, AiSdkStreamedOutput<S, E>> {
   // AI SDK 6 asks the person itself (`needsApproval`) before it runs a call; the bridge then takes
   // the policy's "ask" as approved, and still answers "deny".
   // AI SDK 5 has no approvals: there "ask" stays a denial, never a call run unasked.
   const adapter = adapterTools(component, options, { names: PORTABLE_NAMES }, HAS_APPROVALS);
   const approve = HAS_APPROVALS ? options.approve : undefined;
+  const preliminary = options.preliminary === true;
   // The AI SDK hands over the input already decoded.
   const callOf = (input: unknown, id: string | undefined) => frameworkCall(input, id, "empty");
 
-  const tools: Record<string, AiSdkTool<S, E>> = {};
+  const tools: Record<string, AiSdkTool<S, E, AiSdkStreamedOutput<S, E>>> = {};
   for (const wire of adapter.tools) {
-    const { description } = wire.tool;
+    const { description, title } = wire.tool;
     // The AI SDK's type for a JSON Schema object; `parameters` passed the meta-schema check.
     const schema = wire.parameters as JSONSchema7;
     tools[wire.name] = {
+      ...(title === undefined ? {} : { title }),
       ...(description === undefined ? {} : { description }),
       // Accept whatever the model sent: the bridge validates, and its issues are what the model
       // must read to fix its call.
@@ -97,10 +177,17 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
             needsApproval: (input: unknown, { toolCallId }: { toolCallId: string }) =>
               adapter.asks(wire, callOf(input, toolCallId)),
           }),
-      execute: async (input: unknown, { toolCallId, abortSignal }: ToolExecutionOptions) =>
-        outputOf(await adapter.invoke(wire, callOf(input, toolCallId), abortSignal)),
-      toModelOutput: (given: ModelOutputOptions<S, E> | AiSdkToolOutput<S, E>) => {
+      execute: preliminary
+        ? (input: unknown, { toolCallId, abortSignal }: ToolExecutionOptions) =>
+            running(adapter, wire, callOf(input, toolCallId), abortSignal)
+        : async (input: unknown, { toolCallId, abortSignal }: ToolExecutionOptions) =>
+            outputOf(
+              await adapter.invoke(wire, callOf(input, toolCallId), { signal: abortSignal }),
+            ),
+      toModelOutput: (given: ModelOutputOptions<S, E> | AiSdkStreamedOutput<S, E>) => {
         const { output, input, toolCallId } = readModelOutputOptions(given);
+        // The AI SDK gives the model only final outputs; a preliminary one is said as such.
+        if (output.ok === undefined) return { type: "text", value: STILL_RUNNING };
         const { text, isError } = adapter.text(wire, callOf(input, toolCallId), resultOf(output));
         return { type: isError ? "error-text" : "text", value: text };
       },
@@ -116,12 +203,12 @@ const HAS_APPROVALS = "InvalidToolApprovalError" in aiSdk;
 interface ModelOutputOptions<S, E extends RuntimeEvent> {
   toolCallId: string;
   input: unknown;
-  output: AiSdkToolOutput<S, E>;
+  output: AiSdkStreamedOutput<S, E>;
 }
 
 function readModelOutputOptions<S, E extends RuntimeEvent>(
-  given: ModelOutputOptions<S, E> | AiSdkToolOutput<S, E>,
-): { output: AiSdkToolOutput<S, E>; input?: unknown; toolCallId?: string } {
+  given: ModelOutputOptions<S, E> | AiSdkStreamedOutput<S, E>,
+): { output: AiSdkStreamedOutput<S, E>; input?: unknown; toolCallId?: string } {
   // An output never has a `toolCallId`: that key means AI SDK 6's options object.
   return "toolCallId" in given ? given : { output: given };
 }
@@ -130,6 +217,63 @@ function outputOf<S, E extends RuntimeEvent>(
   outcome: Result<Observation<S, E>, ToolError>,
 ): AiSdkToolOutput<S, E> {
   return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
+}
+
+const STILL_RUNNING = "The command is still running.";
+
+/**
+ * One call as the AI SDK reads an async-iterable `execute`: an `AiSdkToolRunning` each time the
+ * command reports progress or a log line (only the latest waits, when they come faster than the
+ * AI SDK reads), then the final output.
+ */
+async function* running<S, E extends RuntimeEvent>(
+  adapter: AdapterTools<S, E>,
+  wire: WireTool,
+  call: FrameworkCall,
+  signal: AbortSignalLike | undefined,
+): AsyncGenerator<AiSdkStreamedOutput<S, E>> {
+  let progress: ProgressUpdate | undefined;
+  const logs: LogEntry[] = [];
+  let latest: AiSdkToolRunning | undefined;
+  let wake: (() => void) | undefined;
+  const report = () => {
+    latest =
+      progress === undefined
+        ? { running: true, logs: [...logs] }
+        : { running: true, progress, logs: [...logs] };
+    wake?.();
+  };
+  let final: AiSdkToolOutput<S, E> | undefined;
+  const answered = adapter
+    .invoke(wire, call, {
+      signal,
+      onProgress: (update) => {
+        progress = update;
+        report();
+      },
+      onLog: (entry) => {
+        logs.push(entry);
+        report();
+      },
+    })
+    .then((outcome) => {
+      final = outputOf(outcome);
+      wake?.();
+    });
+  while (final === undefined) {
+    if (latest !== undefined) {
+      const now = latest;
+      latest = undefined;
+      yield now;
+      continue;
+    }
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    wake = undefined;
+  }
+  await answered;
+  yield final;
 }
 
 function resultOf<S, E extends RuntimeEvent>(

@@ -15,7 +15,7 @@ import {
 } from "@opentelemetry/api";
 import type { Result } from "../core/result.js";
 import type { ToolTracer, TraceHandle, TracePhase, TraceUnit } from "../core/tracing.js";
-import type { ToolError } from "../core/types.js";
+import type { LogEntry, ProgressUpdate, ToolError } from "../core/types.js";
 
 export type { ToolTracer, TraceHandle, TraceUnit } from "../core/tracing.js";
 
@@ -30,8 +30,9 @@ export type { ToolTracer, TraceHandle, TraceUnit } from "../core/tracing.js";
 export interface OtelTracerOptions {
   /**
    * Record each call's input (`gen_ai.tool.call.arguments`) and result
-   * (`gen_ai.tool.call.result`, the observation `{ snapshot, events }`) as JSON text on its span.
-   * They may hold private data: opt in only where your trace backend may keep them.
+   * (`gen_ai.tool.call.result`, the observation `{ snapshot, events }`) as JSON text on its span,
+   * and the data a command attaches to a log line (`ignite.log.data`). They may hold private
+   * data: opt in only where your trace backend may keep them.
    *
    * @default false
    */
@@ -51,6 +52,34 @@ class OtelHandle implements TraceHandle {
   phase(name: TracePhase): void {
     this.span.addEvent(`ignite.tool.${name}`);
     if (name === "held") this.held = true;
+  }
+
+  /** The command's `context.progress`: an `ignite.tool.progress` event on the call's span. */
+  progress({ progress, total, message }: ProgressUpdate): void {
+    this.span.addEvent(
+      "ignite.tool.progress",
+      defined({
+        "ignite.progress": progress,
+        "ignite.progress.total": total,
+        "ignite.progress.message": message,
+      }),
+    );
+  }
+
+  /**
+   * The command's `context.log`: an `ignite.tool.log` event with its level and message; its data
+   * as JSON text only with `recordContent` (it may hold private data).
+   */
+  log({ level, message, data }: LogEntry): void {
+    const content = this.recordContent && data !== undefined ? json(data) : undefined;
+    this.span.addEvent(
+      "ignite.tool.log",
+      defined({
+        "ignite.log.level": level,
+        "ignite.log.message": message,
+        "ignite.log.data": content,
+      }),
+    );
   }
 
   end(result: Result<unknown, unknown>): void {

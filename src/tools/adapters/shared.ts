@@ -1,9 +1,11 @@
 /**
  * What every framework adapter shares. A framework's tool list is fixed when it is made, so it
- * holds every declared command under a provider-safe name; availability is asked live, and each
+ * holds every declared command under a provider-safe name (a gated one saying when it is
+ * available, from its `availableWhen`); availability is asked live, and each
  * call goes through one bridge — validated, gated, executed once, in order — and comes back as
  * the text the model reads.
  */
+import { listedAnyway } from "../core/availability.js";
 import type { Result } from "../core/result.js";
 import type {
   AbortSignalLike,
@@ -15,7 +17,7 @@ import type {
   ToolError,
 } from "../core/types.js";
 import { frameworkApproval } from "../shell/approval.js";
-import { type IgniteToolsOptions, igniteTools } from "../shell/bridge.js";
+import { type IgniteToolsOptions, type InvokeOptions, igniteTools } from "../shell/bridge.js";
 import { buildManifest } from "../shell/defaults.js";
 import { objectArguments } from "../wire/arguments.js";
 import {
@@ -75,12 +77,13 @@ export interface AdapterTools<S = unknown, E extends RuntimeEvent = RuntimeEvent
   answer(tool: WireTool, call: FrameworkCall, signal?: AbortSignalLike): Promise<ToolAnswer>;
   /**
    * Runs one call to `tool` through the bridge and gives its outcome, for a framework that keeps
-   * the observation and asks for the model's text separately (`text`). Never rejects.
+   * the observation and asks for the model's text separately (`text`); `options` carry the
+   * framework's signal and who hears the command's progress and logs. Never rejects.
    */
   invoke(
     tool: WireTool,
     call: FrameworkCall,
-    signal?: AbortSignalLike,
+    options?: Pick<InvokeOptions, "signal" | "onProgress" | "onLog">,
   ): Promise<Result<Observation<S, E>, ToolError>>;
   /** The text the model reads for an outcome of a call to `tool` (projected, capped). */
   text(
@@ -133,7 +136,9 @@ export function adapterTools<S, E extends RuntimeEvent>(
     approval ? { ...options, approve: approval.policy } : options,
   );
   const declared = buildManifest(component.getSchema(), undefined, options);
-  const tools = dialect.toToolDefs(declared).tools;
+  // A framework's tool list is fixed, so every command is in it whatever the state: a gated one
+  // says in its description when it is available (the same names: only descriptions change).
+  const tools = dialect.toToolDefs(declared.map(listedAnyway)).tools;
   const neutral = (tool: WireTool, call: FrameworkCall): NeutralToolCall => {
     const [parsed] = bridge.parseToolCalls(named(tool, call));
     // One framework call parses to exactly one call; the fallback only satisfies the type.
@@ -169,7 +174,7 @@ export function adapterTools<S, E extends RuntimeEvent>(
       // parseToolCalls makes exactly one call of it, so this is that call's one answer.
       return answer?.block ?? { text: "Error: the call was not answered.", isError: true };
     },
-    invoke: (tool, call, signal) => bridge.invoke(neutral(tool, call), { signal }),
+    invoke: (tool, call, invokeOptions) => bridge.invoke(neutral(tool, call), invokeOptions),
     text: (tool, call, outcome) => bridge.toToolResult(neutral(tool, call), outcome),
     async asks(tool, call) {
       if (!approval) return false;

@@ -4,6 +4,7 @@
  * quotes the name the model called — the provider's tool name when a dialect mapped it — so no
  * layer rewrites a message after the fact.
  */
+import { sentence } from "./availability.js";
 import type { ExecuteFailedReason, ToolError, ValidationIssue } from "./types.js";
 
 /** A call named something that is not a command of the component. */
@@ -18,13 +19,18 @@ export function unknownCommand(name: string): ToolError {
 
 /**
  * A gated command that the component does not allow in its current state. `called` is the tool
- * name the model used, when it differs from the command's.
+ * name the model used, when it differs from the command's; `availableWhen`, the command's own
+ * sentence, tells the model when it will be available.
  */
-export function unavailable(name: string, called = name): ToolError {
+export function unavailable(name: string, called = name, availableWhen?: string): ToolError {
+  const next =
+    availableWhen === undefined
+      ? "Use one of the tools offered now."
+      : `It is available ${clip(sentence(availableWhen))}; until then, use another tool.`;
   return {
     kind: "Unavailable",
     name,
-    message: `Command ${quote(called)} is not available in the current state. Use one of the tools offered now.`,
+    message: `Command ${quote(called)} is not available in the current state. ${next}`,
   };
 }
 

@@ -4,8 +4,8 @@
  * checked against the live schema by a rule that is cheap and exact:
  *
  * - The commands are compared one by one, in their declaration order: the same own keys, each
- *   `commands[name]` the same object, and each of its fields (`description`, `input`, `output`,
- *   the four flags) the same value. Adding, removing or replacing a command, or setting any field
+ *   `commands[name]` the same object, and each of its fields (`title`, `description`, `input`,
+ *   `output`, `availableWhen`, the four flags) the same value. Adding, removing or replacing a command, or setting any field
  *   of one in place, is seen at the next turn, whether `getSchema()` returns the same object or a
  *   new one. A command whose declaration is unchanged keeps its manifest entry; only the others
  *   are read again.

@@ -67,6 +67,7 @@ export function commandsOf(schema: unknown): Record<string, unknown> | undefined
 }
 
 const FLAGS = ["gated", "readOnly", "destructive", "idempotent"] as const;
+const TEXTS = ["title", "availableWhen"] as const;
 
 /** A declared command, checked; the error ends the sentence `Command "name" …`. */
 export function readCommand(
@@ -79,6 +80,13 @@ export function readCommand(
     return err("has a description that is not a string");
   }
   const command: CommandSchema = { description };
+  for (const key of TEXTS) {
+    const value = raw[key];
+    if (value !== undefined && typeof value !== "string") {
+      return err(`has a \`${key}\` that is not a string`);
+    }
+    if (value !== undefined) command[key] = value;
+  }
   for (const flag of FLAGS) {
     const value = raw[flag];
     if (value !== undefined && typeof value !== "boolean") {
@@ -105,10 +113,12 @@ export function readCommand(
  */
 export interface Declaration {
   readonly raw: Record<string, unknown>;
+  readonly title: unknown;
   readonly description: unknown;
   readonly input: unknown;
   readonly output: unknown;
   readonly gated: unknown;
+  readonly availableWhen: unknown;
   readonly readOnly: unknown;
   readonly destructive: unknown;
   readonly idempotent: unknown;
@@ -116,8 +126,20 @@ export interface Declaration {
 
 /** The fields of `raw` a reading depends on, as they are now. Throws what a getter throws. */
 export function declarationOf(raw: Record<string, unknown>): Declaration {
-  const { description, input, output, gated, readOnly, destructive, idempotent } = raw;
-  return { raw, description, input, output, gated, readOnly, destructive, idempotent };
+  const { title, description, input, output, gated, availableWhen } = raw;
+  const { readOnly, destructive, idempotent } = raw;
+  return {
+    raw,
+    title,
+    description,
+    input,
+    output,
+    gated,
+    availableWhen,
+    readOnly,
+    destructive,
+    idempotent,
+  };
 }
 
 /**
@@ -132,6 +154,8 @@ export function sameDeclaration(declaration: Declaration, raw: unknown): boolean
     now.description === declaration.description &&
     now.output === declaration.output &&
     now.gated === declaration.gated &&
+    now.title === declaration.title &&
+    now.availableWhen === declaration.availableWhen &&
     now.readOnly === declaration.readOnly &&
     now.destructive === declaration.destructive &&
     now.idempotent === declaration.idempotent
@@ -154,13 +178,17 @@ export function isAvailable(
 
 /** The manifest entry of a checked command. */
 export function toTool(name: string, command: CommandSchema): NeutralTool {
-  const { description, output, readOnly, destructive, idempotent } = command;
+  const { title, description, output, readOnly, destructive, idempotent } = command;
+  const gated = command.gated === true;
+  const { availableWhen } = command;
   return {
     name,
+    ...(title === undefined ? {} : { title }),
     ...(description === undefined ? {} : { description }),
     inputSchema: command.input ?? NO_ARGUMENTS,
     ...(output === undefined ? {} : { outputSchema: output }),
-    gated: command.gated === true,
+    gated,
+    ...(gated && availableWhen !== undefined ? { availableWhen } : {}),
     ...(readOnly === undefined ? {} : { readOnly }),
     ...(destructive === undefined ? {} : { destructive }),
     ...(idempotent === undefined ? {} : { idempotent }),

@@ -76,7 +76,9 @@ export function resolveToolCall(
     const problem = `its schema could not be read (${describe(error)})`;
     return err(applicationBug(name, "schema", problem, { called, cause: error }));
   }
-  if (!isAvailable(name, command, canExecute)) return err(unavailable(name, called));
+  if (!isAvailable(name, command, canExecute)) {
+    return err(unavailable(name, called, command.availableWhen));
+  }
   if (call.inputError !== undefined) {
     return err(invalidInput(name, [{ path: "", message: call.inputError }], called));
   }

@@ -5,7 +5,7 @@
  * nothing here runs.
  */
 import type { Result } from "./result.js";
-import type { NeutralToolCall } from "./types.js";
+import type { LogEntry, NeutralToolCall, ProgressUpdate } from "./types.js";
 
 /**
  * One unit of work, as the bridge and the loop report it:
@@ -55,6 +55,13 @@ export interface TraceHandle {
    * call, once decided, is a unit of its own).
    */
   phase(name: TracePhase): void;
+  /**
+   * A call's command reported how far it is (`context.progress`). Optional: a tracer without it
+   * does not hear progress.
+   */
+  progress?(update: ProgressUpdate): void;
+  /** A call's command wrote a log line (`context.log`). Optional, as `progress` is. */
+  log?(entry: LogEntry): void;
   /**
    * The unit ended: a call with its outcome (a `ToolError` when it failed); a request with
    * `ok(undefined)` or what the model function (or its stream) threw; a run with its stop

@@ -10,6 +10,12 @@ export type JsonSchema = Record<string, unknown>;
 
 /** One command a component offers. Without `input` the command takes no argument. */
 export interface CommandSchema {
+  /**
+   * A short human-readable name for the command (`"Boost the heating"`), for hosts that show one:
+   * the MCP tool `title` (and `annotations.title`), the WebMCP tool `title`, the AI SDK tool
+   * `title`. The model calls the command by its key, never by this.
+   */
+  title?: string;
   /** What the command does, written for the model: it is the tool's description. */
   description?: string;
   /** JSON Schema of the command's input. */
@@ -21,6 +27,13 @@ export interface CommandSchema {
   output?: JsonSchema;
   /** Availability depends on the current state and is decided by `canExecute`. */
   gated?: boolean;
+  /**
+   * When a gated command is available, for the model: the words that complete "It is available
+   * …" (`"only while the heating is on"`). A call made while it is not is answered `Unavailable`
+   * with this sentence, everywhere; and where the command is listed while unavailable (`offer:
+   * "declared"`, a framework's fixed tool list) its description ends with it.
+   */
+  availableWhen?: string;
   /** The command changes nothing: it only reads. */
   readOnly?: boolean;
   /** The command may destroy or overwrite something that cannot be restored. */
@@ -51,10 +64,82 @@ export interface ExecuteResult<S, E extends RuntimeEvent> {
   events: E[];
 }
 
+/** MCP's (syslog's) levels, lowest first. */
+export type LogLevel =
+  | "debug"
+  | "info"
+  | "notice"
+  | "warning"
+  | "error"
+  | "critical"
+  | "alert"
+  | "emergency";
+
+// `ExecuteContext.signal` is the platform's own `AbortSignal`, so a command can pass it to
+// `fetch(url, { signal })`. The package names no platform's types (its neutral build has neither
+// the DOM's nor Node's), so the global interface is declared here with one member both declare
+// the same way: with either loaded, this merges into theirs and adds nothing.
+declare global {
+  interface AbortSignal {
+    readonly aborted: boolean;
+  }
+}
+
+/** How far a running command is. */
+export interface ProgressUpdate {
+  /** How much is done: it should grow with each update (MCP requires it to). */
+  readonly progress: number;
+  /** How much there is to do in all, when it is known. */
+  readonly total?: number;
+  /** What is happening now, for a person. */
+  readonly message?: string;
+}
+
+/** One log line a command wrote through `context.log`. */
+export interface LogEntry {
+  readonly level: LogLevel;
+  readonly message: string;
+  /** Whatever the command attached: plain JSON data travels best. */
+  readonly data?: unknown;
+}
+
+/**
+ * What a command may use while it runs: plain data and functions, no host types. Each host maps
+ * it to what it has (MCP progress and log notifications, span events, `onProgress`).
+ *
+ * @example
+ * ```ts
+ * async execute(command, input, context) {
+ *   for (let done = 0; done < 3; done++) {
+ *     if (context?.signal.aborted) break;
+ *     context?.progress({ progress: done, total: 3, message: `step ${done + 1}` });
+ *     await step(done);
+ *   }
+ *   return { state: snapshot(), events: [] };
+ * }
+ * ```
+ */
+export interface ExecuteContext {
+  /** Aborted when the call is cancelled: the host's cancellation, the loop's signal, a timeout. */
+  readonly signal: AbortSignal;
+  /** Tells whoever called how far the command is. A no-op once the call has been answered. */
+  progress(update: ProgressUpdate): void;
+  /** A log line for whoever called. A no-op once the call has been answered. */
+  log(level: LogLevel, message: string, data?: unknown): void;
+}
+
 /** The agent-runtime contract, duck-typed: anything with these methods can be bridged. */
 export interface AgentComponent<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
   getSchema(): AgentSchema;
-  execute(command: string, input?: unknown): ExecuteResult<S, E> | Promise<ExecuteResult<S, E>>;
+  /**
+   * Runs one command. `context` (optional to use) carries the call's cancellation signal and
+   * lets a long command report progress and log lines; a command that ignores it works the same.
+   */
+  execute(
+    command: string,
+    input?: unknown,
+    context?: ExecuteContext,
+  ): ExecuteResult<S, E> | Promise<ExecuteResult<S, E>>;
   /** Whether a gated command is available now. Without it every command is offered. */
   canExecute?(command: string): boolean;
   /**
@@ -97,12 +182,16 @@ export type WarningSink = (warning: ToolWarning) => void;
 /** A command as offered to a model, independent of any provider. */
 export interface NeutralTool {
   readonly name: string;
+  /** The command's human-readable `title`, when it declares one. */
+  readonly title?: string;
   readonly description?: string;
   /** The command's own input schema, or the explicit no-argument object schema. */
   readonly inputSchema: JsonSchema;
   /** The declared schema of the command's snapshot, when the application gave one. */
   readonly outputSchema?: JsonSchema;
   readonly gated: boolean;
+  /** When a gated command is available (its `availableWhen`), when it says. */
+  readonly availableWhen?: string;
   readonly readOnly?: boolean;
   readonly destructive?: boolean;
   readonly idempotent?: boolean;
@@ -110,6 +199,18 @@ export interface NeutralTool {
 
 /** The commands available now, sorted by name. */
 export type NeutralManifest = readonly NeutralTool[];
+
+/**
+ * Which commands a bridge lists as tools:
+ * - `"available"` — the commands available now; a gated command appears and disappears with the
+ *   state, for a host that reads the list again (every turn of a loop, a client that re-lists on
+ *   `notifications/tools/list_changed`);
+ * - `"declared"` — every declared command, whatever the state, for a host that keeps the first
+ *   list it gets: a gated command's description ends with its `availableWhen`, and a call made
+ *   while it is unavailable is answered `Unavailable` saying when it will be. The list then
+ *   changes only when the declarations do (which also keeps a provider's prompt cache warm).
+ */
+export type ToolOffer = "available" | "declared";
 
 /** A model's request to run one command, translated out of a provider's format. */
 export interface NeutralToolCall {
@@ -252,7 +353,10 @@ export type ToolError =
   /**
    * The command is gated and `canExecute` did not return `true` for it now. Nothing was executed.
    *
+   * With the command's `availableWhen`, the message says when it is available instead.
+   *
    * @example `Command "boost" is not available in the current state. Use one of the tools offered now.`
+   * @example `Command "boost" is not available in the current state. It is available only while the heating is on; until then, use another tool.`
    */
   | { kind: "Unavailable"; name: string; message: string }
   /**

@@ -63,8 +63,10 @@ export type McpOutputSchema = {
  * What a tool states about its effects, from the command's flags: `readOnly` → `readOnlyHint`,
  * `destructive` → `destructiveHint`, `idempotent` → `idempotentHint`. Only declared flags are
  * sent; a host reads a missing hint by MCP's defaults (not read-only, destructive, not idempotent).
+ * `title` is the command's `title`, also sent as the tool's own `title` (hosts read either).
  */
 export type McpToolAnnotations = {
+  title?: string;
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;
@@ -73,11 +75,13 @@ export type McpToolAnnotations = {
 /** One entry of a `tools/list` result. */
 export type McpTool = {
   name: string;
+  /** The command's `title`: the name a host shows a person. */
+  title?: string;
   description?: string;
   inputSchema: McpInputSchema;
   /** Present when the command declares an `output` schema. */
   outputSchema?: McpOutputSchema;
-  /** Present when the command declares any effect flag. */
+  /** Present when the command declares a `title` or any effect flag. */
   annotations?: McpToolAnnotations;
 };
 
@@ -138,6 +142,7 @@ function make(options: McpOptions = {}): McpDialect {
       return {
         tools: toWire(manifest, WIRE, context).tools.map((tool) => ({
           name: tool.name,
+          ...(tool.tool.title === undefined ? {} : { title: tool.tool.title }),
           ...descriptionOf(tool),
           inputSchema: { ...tool.parameters, type: "object" as const },
           ...outputSchemaOf(tool.tool),
@@ -207,9 +212,10 @@ function outputSchemaOf(tool: NeutralTool): { outputSchema?: McpOutputSchema } {
   return { outputSchema: schema };
 }
 
-/** `{ annotations }` with a hint for each effect flag the command declares, or nothing. */
+/** `{ annotations }` with the title and a hint for each effect flag declared, or nothing. */
 function annotationsOf(tool: NeutralTool): { annotations?: McpToolAnnotations } {
   const annotations: McpToolAnnotations = {};
+  if (tool.title !== undefined) annotations.title = tool.title;
   if (tool.readOnly !== undefined) annotations.readOnlyHint = tool.readOnly;
   if (tool.destructive !== undefined) annotations.destructiveHint = tool.destructive;
   if (tool.idempotent !== undefined) annotations.idempotentHint = tool.idempotent;

@@ -11,15 +11,30 @@ import {
   ListToolsRequestSchema,
   type ServerNotification,
   type ServerRequest,
+  SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { executeFailed } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
-import type { AgentComponent, JsonSchema, NeutralToolCall, RuntimeEvent } from "../core/types.js";
+import type {
+  AgentComponent,
+  JsonSchema,
+  LogEntry,
+  LogLevel,
+  NeutralToolCall,
+  ProgressUpdate,
+  RuntimeEvent,
+  ToolOffer,
+} from "../core/types.js";
 import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
 import { NOT_ASKED, type PendingCall } from "../shell/approval.js";
 import { answerAsked } from "../shell/asked.js";
-import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
+import {
+  type IgniteToolsOptions,
+  type InvokeOptions,
+  igniteTools,
+  type ToolCallAnswer,
+} from "../shell/bridge.js";
 import { withDefaults } from "../shell/defaults.js";
 import { checkInput } from "../validation/cache.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../wire/result-text.js";
@@ -27,20 +42,36 @@ import { DEFAULT_MAX_RESULT_CHARS } from "../wire/result-text.js";
 /** Options of `serveMcp`: the bridge's (`igniteTools`) and the dialect's (`mcp`). */
 export interface ServeMcpOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
   extends IgniteToolsOptions<S, E>,
-    McpOptions {}
+    McpOptions {
+  /**
+   * Which commands `tools/list` answers with. `"declared"`: every declared command, whatever the
+   * state — a gated command's description ends with its `availableWhen`, and a call made while it
+   * is unavailable is answered `Unavailable` saying when it will be; the list changes only when the
+   * declarations do. `"available"`: the commands available now, with
+   * `notifications/tools/list_changed` each time that changes — only for clients that list the
+   * tools again when told (many hosts keep the first list: see docs/serving.md).
+   *
+   * @default "declared"
+   */
+  offer?: ToolOffer;
+}
 
 const LIST_CHANGED = { method: "notifications/tools/list_changed" } as const;
 
 /**
  * Serves `component` as the tools of an MCP SDK `Server`: answers `tools/list` with the commands
- * offered now and `tools/call` through the bridge (validated, gated by the live state, executed
- * once, one call at a time), declares the `tools.listChanged` capability and sends
+ * offered (every declared one by default, `offer: "available"` for those available now) and
+ * `tools/call` through the bridge (validated, gated by the live state, executed once, one call at
+ * a time), declares the `tools.listChanged` capability and sends
  * `notifications/tools/list_changed` once each time the offered tools change — after a call, or
  * when the component's `subscribe` says its state moved. Every failure of a call, an unknown or
  * unavailable tool included, is a `CallToolResult` with `isError: true` and a message the model
- * can act on; a client's `notifications/cancelled` aborts the call it names. A call the `approve`
- * policy asks about is put to the person through MCP elicitation when the client supports it
- * (run once if they accept, `Denied` otherwise); without it, it is answered `Denied`.
+ * can act on. A client's `notifications/cancelled` aborts the call it names (and the `signal` of
+ * its command's context); the command's `context.progress` goes out as `notifications/progress`
+ * when the request carried a `progressToken`, its `context.log` as `notifications/message` under
+ * the `logging` capability, filtered by the level the client set with `logging/setLevel`. A call
+ * the `approve` policy asks about is put to the person through MCP elicitation when the client
+ * supports it (run once if they accept, `Denied` otherwise); without it, it is answered `Denied`.
  *
  * Call it before `server.connect(transport)`: MCP fixes a server's capabilities when the client
  * connects. It replaces any `tools/list` and `tools/call` handlers already set. Returns the
@@ -62,7 +93,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
   options: ServeMcpOptions<S, E> = {},
 ): () => void {
   try {
-    server.registerCapabilities({ tools: { listChanged: true } });
+    server.registerCapabilities({ tools: { listChanged: true }, logging: {} });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new TypeError(
@@ -70,7 +101,10 @@ export function serveMcp<S, E extends RuntimeEvent>(
     );
   }
   const dialect = mcp(options);
-  const bridge = igniteTools(component, dialect, options);
+  const bridge = igniteTools(component, dialect, {
+    ...options,
+    offer: options.offer ?? "declared",
+  });
   const { validator } = withDefaults(options);
   const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
 
@@ -101,6 +135,38 @@ export function serveMcp<S, E extends RuntimeEvent>(
     await send(LIST_CHANGED).catch(() => undefined);
   };
 
+  // The level each session asked for with logging/setLevel (the session id is undefined on
+  // stdio); until it asks, every log line is sent, as the SDK's own logging does.
+  const levels = new Map<string | undefined, LogLevel>();
+  server.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
+    levels.set(extra.sessionId, request.params.level);
+    return {};
+  });
+
+  /** Who hears a call's progress and log lines: the client that made the request, on its stream. */
+  const listenersFor = (extra: Extra): Pick<InvokeOptions, "onProgress" | "onLog"> => {
+    const send = (notification: ServerNotification) => {
+      // A client gone, or a value JSON cannot carry: nothing the command could do about it.
+      extra.sendNotification(notification).catch(() => undefined);
+    };
+    const token = extra._meta?.progressToken;
+    const level = () => levels.get(extra.sessionId);
+    const onLog = (entry: LogEntry, call: NeutralToolCall) => {
+      const floor = level();
+      if (floor !== undefined && SEVERITY[entry.level] < SEVERITY[floor]) return;
+      send({ method: "notifications/message", params: logParams(entry, call) });
+    };
+    if (token === undefined) return { onLog };
+    // MCP requires the progress to grow with each notification: one that does not is not sent.
+    let last = Number.NEGATIVE_INFINITY;
+    const onProgress = (update: ProgressUpdate) => {
+      if (!(update.progress > last)) return;
+      last = update.progress;
+      send({ method: "notifications/progress", params: { progressToken: token, ...update } });
+    };
+    return { onProgress, onLog };
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, () => {
     const tools = bridge.toToolDefs();
     if (tools !== knownDefs) {
@@ -120,10 +186,12 @@ export function serveMcp<S, E extends RuntimeEvent>(
     let answers: ToolCallAnswer<S, E, McpToolResult>[];
     try {
       // `extra.signal` is aborted by the client's notifications/cancelled: a queued call is then
-      // never executed, a running one is answered at once (the SDK sends no response to it).
-      answers = await bridge.answerToolCalls(request.params, { signal: extra.signal });
+      // never executed, a running one is answered at once (the SDK sends no response to it) and
+      // its command's context signal aborts.
+      const invokeOptions = { signal: extra.signal, ...listenersFor(extra) };
+      answers = await bridge.answerToolCalls(request.params, invokeOptions);
       const [first] = answers;
-      if (first?.pending) answers = [await decide(first, first.pending, extra)];
+      if (first?.pending) answers = [await decide(first, first.pending, extra, invokeOptions)];
     } finally {
       running -= 1;
     }
@@ -160,7 +228,8 @@ export function serveMcp<S, E extends RuntimeEvent>(
   async function decide(
     answer: ToolCallAnswer<S, E, McpToolResult>,
     pending: PendingCall,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+    extra: Extra,
+    invokeOptions: InvokeOptions,
   ): Promise<ToolCallAnswer<S, E, McpToolResult>> {
     let action: string | undefined;
     if (server.getClientCapabilities()?.elicitation) {
@@ -174,7 +243,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
       }
     }
     const said = action === "accept" ? "allow" : { deny: WHY_NOT[action ?? ""] ?? NOT_ASKED };
-    return answerAsked(bridge, answer, pending, said, { signal: extra.signal });
+    return answerAsked(bridge, answer, pending, said, invokeOptions);
   }
 
   /** The block, checked against the output schema the client was promised for this tool. */
@@ -219,6 +288,34 @@ export function serveMcp<S, E extends RuntimeEvent>(
     unsubscribe?.();
     server.removeRequestHandler("tools/list");
     server.removeRequestHandler("tools/call");
+    server.removeRequestHandler("logging/setLevel");
+  };
+}
+
+/** What a request handler is given beside the request. */
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** MCP's levels in order of severity, as `logging/setLevel` compares them. */
+const SEVERITY: Record<LogLevel, number> = {
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
+};
+
+/**
+ * A log line as `notifications/message` params: `logger` is the tool that wrote it, `data` the
+ * message alone, or `{ message, data }` when the command attached data.
+ */
+function logParams({ level, message, data }: LogEntry, call: NeutralToolCall) {
+  return {
+    level,
+    logger: call.toolName ?? call.name,
+    data: data === undefined ? message : { message, data },
   };
 }
 

@@ -59,6 +59,8 @@ export interface WebMcpToolResult {
 export interface WebMcpTool {
   /** 1–128 characters of `A–Z a–z 0–9 _ - .`: a command name WebMCP refuses is mapped. */
   name: string;
+  /** The command's `title`, when it has one: the name a browser shows the visitor. */
+  title?: string;
   /** Never empty: browsers refuse a tool without one. */
   description: string;
   /** Always object-rooted: a scalar input is wrapped as `{ value }`. */
@@ -73,11 +75,14 @@ export interface WebMcpTool {
 
 /**
  * The agent's side of one call, as the WebMCP draft gives it to `execute`: a page that must ask
- * the visitor does it inside `requestUserInteraction`, so the agent waits for them. Browsers that
- * do not have it yet pass an object without it.
+ * the visitor does it inside `requestUserInteraction`, so the agent waits for them; the later
+ * draft's `signal` aborts when the agent cancels the call. Browsers that do not have one of them
+ * yet pass an object without it.
  */
 export interface ModelContextClientLike {
   requestUserInteraction?(callback: () => Promise<unknown>): Promise<unknown>;
+  /** Aborted when the agent cancels the call: it reaches the command's `context.signal`. */
+  signal?: AbortSignalLike;
 }
 
 /**
@@ -221,7 +226,10 @@ export function provideWebMcp<S, E extends RuntimeEvent>(
     input: unknown,
     client: ModelContextClientLike | undefined,
   ): Promise<WebMcpToolResult> => {
-    let [answer] = await tools.answerToolCalls({ name, input });
+    // WebMCP has no progress or log channel back to the agent: a command's context.progress and
+    // context.log go nowhere here. The call's cancellation, where the browser gives one, does.
+    const signal = abortSignalOf(client);
+    let [answer] = await tools.answerToolCalls({ name, input }, signal ? { signal } : undefined);
     if (answer?.pending) answer = await decide(answer, answer.pending, client);
     resync(); // the call may have changed what is available; the agent sees it before the result
     return answer?.block ?? notAnswered(name);
@@ -288,8 +296,10 @@ function webMcpDialect(
 
 function definitionOf(tool: WireTool): Omit<WebMcpTool, "execute"> {
   const annotations = annotationsOf(tool.tool);
+  const { title } = tool.tool;
   return {
     name: tool.name,
+    ...(title === undefined ? {} : { title }),
     description: descriptionOf(tool.tool),
     inputSchema: tool.parameters,
     ...(annotations === undefined ? {} : { annotations }),
@@ -323,6 +333,20 @@ function annotationsOf(tool: NeutralTool): WebMcpAnnotations | undefined {
     ...(destructive === true ? { consequentialHint: true } : {}),
     ...(idempotent === undefined ? {} : { idempotentHint: idempotent }),
   };
+}
+
+/** The call's `signal`, when the browser gave `execute` one. */
+function abortSignalOf(client: ModelContextClientLike | undefined): AbortSignalLike | undefined {
+  const signal: unknown = readProperty(client, "signal");
+  return isAbortSignal(signal) ? signal : undefined;
+}
+
+function isAbortSignal(value: unknown): value is AbortSignalLike {
+  return (
+    typeof readProperty(value, "aborted") === "boolean" &&
+    typeof readProperty(value, "addEventListener") === "function" &&
+    typeof readProperty(value, "removeEventListener") === "function"
+  );
 }
 
 /** The bridge answers every call it parses; this is for the impossible case, as a result. */

@@ -22,10 +22,12 @@ import type {
   RuntimeEvent,
   ToolDialect,
   ToolError,
+  ToolOffer,
   WarningSink,
 } from "../core/types.js";
 import { type GuardOptions, guard, type PendingCall } from "./approval.js";
 import { checkComponent, checkOptions, onceEach } from "./checks.js";
+import { type CallContext, type CallListeners, callContext } from "./context.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
 import { isThenable, type Soon } from "./soon.js";
@@ -91,14 +93,24 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    * @default undefined — no spans, no cost
    */
   tracer?: ToolTracer;
+  /**
+   * Which commands `toToolDefs` lists: `"available"`, the commands available now (the list
+   * follows the state, for a host that reads it every turn), or `"declared"`, every declared
+   * command (for a host that keeps the first list it gets): a gated command then says in its
+   * description when it is available (`availableWhen`), and a call made while it is not is
+   * answered `Unavailable` saying so. `manifest()` is always the commands available now.
+   *
+   * @default "available"
+   */
+  offer?: ToolOffer;
 }
 
 /** Per-call options. */
-export interface InvokeOptions extends GuardOptions {
+export interface InvokeOptions extends GuardOptions, CallListeners {
   /**
    * Aborting answers the call `ExecuteFailed` at once: reason `cancelled` when it had not run
-   * yet (nothing was executed), `aborted` when it was running. One signal may be shared by any
-   * number of calls; it carries one listener.
+   * yet (nothing was executed), `aborted` when it was running — and aborts the `signal` of the
+   * command's context. One signal may be shared by any number of calls; it carries one listener.
    *
    * @default undefined — the call cannot be aborted
    */
@@ -274,7 +286,15 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const canExecute = () => (typeof component.canExecute === "function" ? gate : undefined);
   // The declared commands, what is available and the tool definitions, kept between turns and
   // checked against the live schema each time (shell/turn-cache.ts); the gating is audited.
-  const turns = turnCache(component, dialect, checked, canExecute, warn, !!options.onWarning);
+  const turns = turnCache(
+    component,
+    dialect,
+    checked,
+    canExecute,
+    warn,
+    !!options.onWarning,
+    offerOf(options.offer),
+  );
 
   // The component is checked now, not at a model's call: a malformed schema is a TypeError.
   turns.declaredIn(schemaAtConstruction(component));
@@ -286,7 +306,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const step = (
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
-    guardOptions?: GuardOptions,
+    guardOptions?: InvokeOptions,
     span?: TraceHandle,
   ): Soon<Run<S, E>> => {
     span?.phase("validate");
@@ -306,7 +326,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     const { value } = route;
     if (options.approve === undefined && guardOptions?.ledger === undefined) {
       span?.phase("execute");
-      const outcome = execute(value, call, signal);
+      const outcome = execute(value, call, signal, guardOptions, span);
       return outcome instanceof Promise
         ? outcome.then((settled) => ({ route: value, outcome: settled }))
         : { route: value, outcome };
@@ -314,7 +334,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     span?.phase("approve");
     return guard(options.approve, value, call, schema, guardOptions, signal, async () => {
       span?.phase("execute");
-      return execute(value, call, signal);
+      return execute(value, call, signal, guardOptions, span);
     }).then((guarded) => {
       if (guarded.pending) span?.phase("held");
       return guarded;
@@ -324,10 +344,10 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   // True only while `component.execute` runs synchronously: an invoke then comes from inside it,
   // and queueing it would wait for the very call that waits for it.
   let executing = false;
-  const start = (command: string, input: unknown) => {
+  const start = (command: string, input: unknown, context: CallContext) => {
     executing = true;
     try {
-      return component.execute(command, input);
+      return component.execute(command, input, context);
     } finally {
       executing = false;
     }
@@ -337,23 +357,36 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     { command, input }: Route,
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
+    listeners: CallListeners | undefined,
+    span: TraceHandle | undefined,
   ): Soon<Result<Observation<S, E>, ToolError>> => {
     const called = call.toolName ?? command;
-    if (timeoutMs !== undefined || signal !== undefined) {
-      return raced(command, input, called, signal);
-    }
+    const stoppable = timeoutMs !== undefined || signal !== undefined;
+    // Shared and inert when nobody can hear or stop the call: no allocation for a plain call.
+    const context = callContext(call, stoppable, listeners, span);
+    if (stoppable) return raced(command, input, called, signal, context);
     // Nothing to race: a result given at once is read at once, a promise (or any thenable) is
-    // awaited. A throw, sync or async, is the component's.
+    // awaited. A throw, sync or async, is the component's. Answered, the context goes quiet.
     let result: unknown;
     try {
-      result = start(command, input);
-      if (!isThenable(result)) return observe(command, called, result);
+      result = start(command, input, context);
+      if (!isThenable(result)) {
+        context.settle();
+        return observe(command, called, result);
+      }
     } catch (error) {
+      context.settle();
       return err(threw(command, error, called));
     }
     return Promise.resolve(result).then(
-      (value) => observe<S, E>(command, called, value),
-      (error: unknown) => err(threw(command, error, called)),
+      (value) => {
+        context.settle();
+        return observe<S, E>(command, called, value);
+      },
+      (error: unknown) => {
+        context.settle();
+        return err(threw(command, error, called));
+      },
     );
   };
 
@@ -362,19 +395,25 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     input: unknown,
     called: string,
     signal: AbortSignalLike | undefined,
+    context: CallContext,
   ): Promise<Result<Observation<S, E>, ToolError>> => {
     try {
-      const running = new Promise<unknown>((resolve) => resolve(start(command, input)));
+      const running = new Promise<unknown>((resolve) => resolve(start(command, input, context)));
       const waited = await withDeadline(running, timeoutMs, signal);
       if (waited.done) return observe(command, called, waited.value);
+      // The call is answered now; the command, still running, is told to stop.
       if (waited.stop === "timeout") {
-        const detail = `did not finish within ${timeoutMs} ms. ${MAYBE_RAN}`;
-        return err(executeFailed(command, "timeout", detail, { called }));
+        const detail = `did not finish within ${timeoutMs} ms`;
+        context.cancel(timedOut(`${JSON.stringify(called)} ${detail}`));
+        return err(executeFailed(command, "timeout", `${detail}. ${MAYBE_RAN}`, { called }));
       }
+      context.cancel(signal?.reason);
       const detail = `was aborted while running. ${MAYBE_RAN}`;
       return err(executeFailed(command, "aborted", detail, { cause: signal?.reason, called }));
     } catch (error) {
       return err(threw(command, error, called));
+    } finally {
+      context.settle();
     }
   };
 
@@ -493,6 +532,20 @@ const MAYBE_RAN = "It may still take effect: check the state before calling it a
 const REENTRANT =
   "was called from inside execute() on the same bridge and would wait for itself; nothing ran. " +
   "This is a bug in the application, not in your call.";
+
+/** The reason a timed-out call's signal aborts with: a `TimeoutError`, as `AbortSignal.timeout`'s. */
+function timedOut(message: string): Error {
+  const error = new Error(message);
+  error.name = "TimeoutError";
+  return error;
+}
+
+/** The `offer` option, checked: anything else is the application's mistake, said now. */
+function offerOf(offer: unknown): ToolOffer {
+  if (offer === undefined || offer === "available") return "available";
+  if (offer === "declared") return offer;
+  throw new TypeError(`igniteTools: offer must be "available" or "declared", not ${String(offer)}`);
+}
 
 /** The component's schema, read to check the component; a throw is the application's bug. */
 function schemaAtConstruction(component: AgentComponent<unknown, RuntimeEvent>): AgentSchema {

@@ -25,6 +25,7 @@ import {
   withApprovals,
 } from "./approval.js";
 import type { DialectToolBridge, ToolCallAnswer } from "./bridge.js";
+import { type CallListeners, listenersOf } from "./context.js";
 import { newHolder, newId } from "./ids.js";
 import {
   awaitHolder,
@@ -110,7 +111,7 @@ export type SettlingBridge<S, E extends RuntimeEvent, ResultBlock> = Pick<
 >;
 
 /** Options of `resumeToolCalls`. */
-export interface ResumeCallsOptions {
+export interface ResumeCallsOptions extends CallListeners {
   /**
    * Where the resume is claimed (one resume per paused turn) and each call recorded before and
    * after it runs; a call it already holds is replayed, never run again. Give every process that
@@ -275,6 +276,7 @@ export async function settleTurn<S, E extends RuntimeEvent, ResultBlock>(
       parent,
       ...(ledger === undefined ? {} : { ledger, scope: paused.scope }),
       ...(leaseMs === undefined ? {} : { leaseMs }),
+      ...listenersOf(options),
     };
     // The ledger first, inside invoke: a call already answered is replayed as it was.
     const outcome =

@@ -10,6 +10,7 @@ import type { TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
 import type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
 import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "./bridge.js";
+import type { CallListeners } from "./context.js";
 import { withDeadline } from "./deadline.js";
 import type { CallLedger } from "./ledger.js";
 
@@ -40,6 +41,8 @@ export interface AskContext<S, E extends RuntimeEvent, Response, ResultBlock, Ev
   ledger?: CallLedger | undefined;
   scope?: string | undefined;
   leaseMs?: number | undefined;
+  /** Hear the calls' progress and log lines (the loop's `onProgress` and `onLog`). */
+  listeners?: CallListeners | undefined;
   stream?: (() => StreamAccumulator<Event, Streamed>) | undefined;
   onDelta?: ((delta: StreamDelta, turn: number) => void) | undefined;
   /** The turn's span: the tool spans go under it. */
@@ -185,17 +188,22 @@ function isStream<Returned, Event>(
   return typeof reply === "object" && reply !== null && Symbol.asyncIterator in reply;
 }
 
-/** The options each call of the turn is invoked with: the signal, its span's parent, the ledger. */
+/**
+ * The options each call of the turn is invoked with: the signal, its span's parent, the ledger,
+ * and who hears its progress and logs.
+ */
 function invokeOptions(context: {
   signal: AbortSignalLike | undefined;
   parent: TraceHandle | undefined;
   ledger?: CallLedger | undefined;
   scope?: string | undefined;
   leaseMs?: number | undefined;
+  listeners?: CallListeners | undefined;
 }): InvokeOptions {
-  const { signal, parent, ledger, scope, leaseMs } = context;
-  if (!ledger) return { signal, parent };
-  return leaseMs === undefined
-    ? { signal, parent, ledger, scope }
-    : { signal, parent, ledger, scope, leaseMs };
+  const { signal, parent, ledger, scope, leaseMs, listeners } = context;
+  const options: InvokeOptions = ledger ? { signal, parent, ledger, scope } : { signal, parent };
+  if (ledger && leaseMs !== undefined) options.leaseMs = leaseMs;
+  if (listeners?.onProgress) options.onProgress = listeners.onProgress;
+  if (listeners?.onLog) options.onLog = listeners.onLog;
+  return options;
 }

@@ -10,6 +10,7 @@ import type { AbortSignalLike, NeutralToolCall, RuntimeEvent, ToolError } from "
 import type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
 import type { PendingCall } from "./approval.js";
 import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
+import type { CallListeners } from "./context.js";
 import { newId } from "./ids.js";
 import type { CallLedger } from "./ledger.js";
 import { pauseLoop, type ToolLoopState } from "./loop-state.js";
@@ -91,7 +92,7 @@ export interface ToolLoopOptions<
   Message,
   Returned extends Response = Response,
   Signal extends AbortSignalLike = AbortSignalLike,
-> {
+> extends CallListeners {
   /** A bridge made with a dialect that carries conversations (`appendTurn`). */
   tools: LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
   /**
@@ -391,6 +392,9 @@ export async function runToolLoop<
       >,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
   const { tools, maxTurns = 10, signal, onStep, tracer } = options;
+  // Who hears the calls' progress and log lines (`onProgress`, `onLog`), read once for the run.
+  const { onProgress, onLog } = options;
+  const listeners = onProgress || onLog ? { onProgress, onLog } : undefined;
   let messages = [...options.messages];
   const steps: ToolLoopStep<S, E, Returned, ResultBlock>[] = [];
   let snapshot: S | undefined;
@@ -439,6 +443,7 @@ export async function runToolLoop<
         ledger,
         scope: ledger && `${idOfRun()}/turn-${turn}`,
         leaseMs,
+        listeners,
         parent: turnSpan,
         span: chat,
         turn,

@@ -6,6 +6,7 @@ import type { ToolTracer } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
 import type { ApprovalDecision } from "./approval.js";
 import type { LoopToolBridge } from "./bridge.js";
+import { type CallListeners, listenersOf } from "./context.js";
 import { type Claim, checkDecisions, claimTurn, settleTurn } from "./decisions.js";
 import type { CallLedger } from "./ledger.js";
 import {
@@ -28,7 +29,7 @@ export interface ResumeToolLoopOptions<
   ResultBlock,
   Message,
   Signal extends AbortSignalLike = AbortSignalLike,
-> {
+> extends CallListeners {
   /** A bridge over the same component and dialect as the loop that paused (any process). */
   tools: LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
   /** The model call, as for `runToolLoop`. */
@@ -114,6 +115,7 @@ export async function resumeToolLoop<
     const answers = await settleTurn(tools, state.paused, chosen, {
       ...settling,
       ...(turn === undefined ? {} : { parent: turn }),
+      ...listenersOf(options),
     });
     const blocks = answers.map((answer) => answer.block);
     const messages = tools.appendTurn(state.messages, state.response, blocks);
@@ -145,6 +147,7 @@ export async function resumeToolLoop<
           ...(tracer === undefined ? {} : { tracer }),
           ...(modelName === undefined ? {} : { modelName }),
           ...(agentName === undefined ? {} : { agentName }),
+          ...listenersOf(options),
         },
         { turn: state.turn + 1, run, runId: state.runId },
       ),

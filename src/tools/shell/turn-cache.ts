@@ -5,6 +5,7 @@
  * definitions; a call costs the same whatever the number of commands.
  */
 
+import { listedAnyway } from "../core/availability.js";
 import type { CheckedOptions } from "../core/manifest.js";
 import { manifestCache } from "../core/manifest-cache.js";
 import type {
@@ -14,6 +15,7 @@ import type {
   NeutralToolCall,
   RuntimeEvent,
   ToolDialect,
+  ToolOffer,
   WarningSink,
 } from "../core/types.js";
 import { gatingWarnings } from "./checks.js";
@@ -23,7 +25,10 @@ export interface TurnCache<ToolDefs, Response> {
   declaredIn(schema: AgentSchema): NeutralManifest;
   /** The commands available now. */
   manifest(): NeutralManifest;
-  /** The dialect's tool definitions for the commands available now: the same value while unchanged. */
+  /**
+   * The dialect's tool definitions for the commands offered (available now, or every declared
+   * one with `offer: "declared"`): the same value while unchanged.
+   */
   toToolDefs(): ToolDefs;
   /** The calls of `response`, mapped back through the names offered. */
   parseToolCalls(response: Response): NeutralToolCall[];
@@ -36,6 +41,7 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
   canExecute: () => ((name: string) => boolean) | undefined,
   warn: WarningSink,
   audit: boolean,
+  offer: ToolOffer = "available",
 ): TurnCache<ToolDefs, Response> {
   const cache = manifestCache(checked);
   const gatedAware = typeof component.canExecute === "function";
@@ -48,6 +54,18 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
   };
   const declared = () => declaredIn(component.getSchema());
   let defs: { all: NeutralManifest; offered: NeutralManifest; value: ToolDefs } | undefined;
+  // Every declared command, each gated one saying when it is available: made once per change
+  // of the declarations, so the definitions stay the same value from one turn to the next.
+  let listedOf: NeutralManifest | undefined;
+  let listed: NeutralManifest = [];
+  const offered = (all: NeutralManifest): NeutralManifest => {
+    if (offer === "available") return cache.available(all, canExecute());
+    if (all !== listedOf) {
+      listedOf = all;
+      listed = Object.freeze(all.map(listedAnyway));
+    }
+    return listed;
+  };
 
   return {
     declaredIn,
@@ -55,10 +73,10 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
     toToolDefs() {
       if (!dialect) throw new TypeError("toToolDefs needs a dialect");
       const all = declared();
-      const offered = cache.available(all, canExecute());
-      if (defs?.all === all && defs.offered === offered) return defs.value;
-      const value = dialect.toToolDefs(offered, { declared: all, warn });
-      defs = { all, offered, value };
+      const now = offered(all);
+      if (defs?.all === all && defs.offered === now) return defs.value;
+      const value = dialect.toToolDefs(now, { declared: all, warn });
+      defs = { all, offered: now, value };
       return value;
     },
     parseToolCalls(response) {
