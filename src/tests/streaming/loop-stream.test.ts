@@ -493,7 +493,7 @@ describe("runToolLoop with a stream", () => {
         stream: anthropicStream,
         model: (request) => {
           expectTypeOf(request.messages).toEqualTypeOf<AnthropicMessage[]>();
-          expectTypeOf(request.signal).toEqualTypeOf<undefined>();
+          expectTypeOf(request.signal).toEqualTypeOf<AbortSignal>();
           return events;
         },
         messages: [],

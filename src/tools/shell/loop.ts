@@ -15,10 +15,25 @@ import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 import { ask } from "./loop-stream.js";
 
 /**
+ * The platform's own `AbortSignal` type — the DOM's or Node's, whichever the program has — or
+ * `AbortSignalLike` in a program with neither. Named through `globalThis` so this library's types
+ * need no DOM or Node types of their own.
+ */
+export type PlatformAbortSignal = typeof globalThis extends {
+  AbortSignal: { prototype: infer Signal extends AbortSignalLike };
+}
+  ? Signal
+  : AbortSignalLike;
+
+// The loop's own signal, when it was given none; every runtime this library supports has it.
+declare const AbortController: new () => { readonly signal: PlatformAbortSignal };
+
+/**
  * What the loop hands the application's model function each turn.
  *
  * @typeParam Signal - the type of the signal given to `runToolLoop`: `request.signal` is that very
- *   signal, so an SDK client takes it as it is (`client.chat.completions.create(body, { signal })`).
+ *   signal, so an SDK client takes it as it is (`client.chat.completions.create(body, { signal })`);
+ *   the platform's `AbortSignal` when the loop was given none.
  */
 export interface ModelRequest<ToolDefs, Message, Signal extends AbortSignalLike = AbortSignalLike> {
   /** The tools available in the component's state now. */
@@ -26,10 +41,12 @@ export interface ModelRequest<ToolDefs, Message, Signal extends AbortSignalLike 
   /** The conversation so far, in the dialect's message format. */
   messages: Message[];
   /**
-   * The loop's own `signal`: pass it to your client so aborting the loop also aborts the request
-   * in flight. `undefined` when the loop was given none.
+   * Always a signal, so it goes as it is into an SDK's optional `abortSignal?: AbortSignal` (even
+   * under `exactOptionalPropertyTypes`): the loop's own `signal`, so aborting the loop also
+   * aborts the request in flight, or, when the loop was given none, a signal of the loop's that
+   * never aborts.
    */
-  signal?: Signal | undefined;
+  signal: Signal;
   /** 1 for the first request. */
   turn: number;
 }
@@ -273,7 +290,7 @@ export function runToolLoop<
   Message,
   Event,
   Streamed extends Response,
-  Signal extends AbortSignalLike = never,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 >(
   options: StreamingToolLoopOptions<
     S,
@@ -312,8 +329,8 @@ export function runToolLoop<
   ResultBlock,
   Message,
   Returned extends Response = Response,
-  // `never` when no signal is given: `request.signal` is then `undefined`, which every client takes.
-  Signal extends AbortSignalLike = never,
+  // When no signal is given, `request.signal` is the loop's own: a real AbortSignal.
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 >(
   options: ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>>;
@@ -365,12 +382,20 @@ export async function runToolLoop<
     return stop === "error" ? { ...result, error } : result;
   };
 
+  // The overloads make `Signal` the platform's AbortSignal when none is given, which is what this
+  // is; the implementation's signature cannot see that.
+  const requestSignal = (signal ?? new AbortController().signal) as Signal;
   const first = from?.turn ?? 1;
   try {
     for (let turn = first; turn < first + maxTurns; turn++) {
       if (signal?.aborted) return end("aborted");
       turnSpan = tracer?.start({ kind: "turn", turn }, run);
-      const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
+      const request = {
+        tools: tools.toToolDefs(),
+        messages: [...messages],
+        signal: requestSignal,
+        turn,
+      };
       const chat = tracer?.start({ kind: "request", turn, model: modelName }, turnSpan);
       const ledger = options.ledger && scopedLedger(options.ledger, `turn-${turn}`);
       const context = {

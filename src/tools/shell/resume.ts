@@ -11,6 +11,7 @@ import { type CallLedger, memoryLedger, scopedLedger } from "./ledger.js";
 import {
   lastSnapshot,
   type ModelRequest,
+  type PlatformAbortSignal,
   runToolLoop,
   startAt,
   stepOf,
@@ -80,7 +81,7 @@ export async function resumeToolLoop<
   Response,
   ResultBlock,
   Message,
-  Signal extends AbortSignalLike = never,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 >(
   options: ResumeToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Signal>,
 ): Promise<ToolLoopResult<S, E, Response, ResultBlock, Message>> {
