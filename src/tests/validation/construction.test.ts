@@ -115,24 +115,48 @@ describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => 
     expect(problem({ $schema: DRAFT_07, items: [{}], additionalItems: false })).toBeUndefined();
   });
 
+  const TYPE_NAMES = '"array", "boolean", "integer", "null", "number", "object", "string"';
   it.each([
-    [{ type: "strnig" }],
-    [{ minimum: "1" }],
-    [{ required: "a" }],
-    [{ properties: [] }],
-    [{ minLength: -1 }],
-    [{ maxItems: 1.5 }],
-    [{ pattern: "(" }],
-    [{ patternProperties: { "(": {} } }],
-    [{ multipleOf: 0 }],
-    [{ items: [{}] }],
-    [{ enum: "x" }],
-    [{ allOf: [] }],
-    [{ not: 1 }],
-    [{ uniqueItems: "yes" }],
-    [{ $schema: "http://json-schema.org/draft-04/schema#" }],
-  ])("refuses the malformed schema %j", (input) => {
-    expect(problem(input)).toMatch(/^Command "add" has an invalid input schema: ./);
+    [
+      { type: "strnig" },
+      `/type is "strnig": must be one of ${TYPE_NAMES}, or a non-empty array of them`,
+    ],
+    [
+      { properties: { tags: { type: ["string", "strng"] } } },
+      `/properties/tags/type is ["string","strng"]: must be one of ${TYPE_NAMES}, or a non-empty array of them`,
+    ],
+    [{ minimum: "1" }, '/minimum is "1": must be a number'],
+    [{ required: "a" }, '/required is "a": must be an array of strings'],
+    [{ properties: [] }, "/properties is []: must be an object of schemas"],
+    [{ minLength: -1 }, "/minLength is -1: must be a non-negative integer"],
+    [{ items: { maxItems: 1.5 } }, "/items/maxItems is 1.5: must be a non-negative integer"],
+    [{ pattern: "(" }, '/pattern is "(": must be a regular expression'],
+    [
+      { patternProperties: { "(": {} } },
+      '/patternProperties is {"(":{}}: must be an object of schemas keyed by regular expressions',
+    ],
+    [{ multipleOf: 0 }, "/multipleOf is 0: must be a number above 0"],
+    [
+      { items: [{}] },
+      "/items is [{}]: must be a schema (an object, or true or false), or in draft-07 an array of schemas",
+    ],
+    [{ $defs: { a: { enum: "x" } } }, '/$defs/a/enum is "x": must be an array'],
+    [{ allOf: [] }, "/allOf is []: must be a non-empty array of schemas"],
+    [{ not: 1 }, "/not is 1: must be a schema (an object, or true or false)"],
+    [{ uniqueItems: "yes" }, '/uniqueItems is "yes": must be true or false'],
+    [{ properties: { "a/b~": { title: 2 } } }, "/properties/a~1b~0/title is 2: must be a string"],
+    [{ title: ["y".repeat(100)] }, `/title is ["${"y".repeat(77)}…: must be a string`],
+  ])(
+    "refuses the malformed schema %j, naming where the value is, the value and what it must be",
+    (input, message) => {
+      expect(problem(input)).toBe(`Command "add" has an invalid input schema: ${message}`);
+    },
+  );
+
+  it("refuses a $schema of another draft, naming it", () => {
+    expect(problem({ $schema: "http://json-schema.org/draft-04/schema#" })).toBe(
+      'Command "add" has an invalid input schema: unsupported $schema "http://json-schema.org/draft-04/schema#"; use draft 2020-12 or draft-07',
+    );
   });
 
   it("refuses a default its own schema refuses, naming the command, where and why", () => {
@@ -253,12 +277,37 @@ describe("where the adapters' vocabularies differ", () => {
     expect(() =>
       buildManifest(schemaWith(input), undefined, { validator: ajvValidator() }),
     ).toThrow(
-      /Command "add" has an invalid input schema: schema\/required must NOT have duplicate items/,
+      new TypeError(
+        'Command "add" has an invalid input schema: /required is ["a","a"]: must NOT have duplicate items (items ## 1 and 0 are identical)',
+      ),
     );
     expect(() =>
       buildManifest(schemaWith(input), undefined, { validator: cfworkerValidator() }),
     ).not.toThrow();
   });
+
+  it.each([
+    [
+      { type: ["string", "string"] },
+      '/type is ["string","string"]: must be one of "array", "boolean", "integer", "null", "number", "object", "string", or must NOT have duplicate items (items ## 0 and 1 are identical)',
+    ],
+    [
+      { properties: { a: { $anchor: "1a" } } },
+      '/properties/a/$anchor is "1a": must match pattern "^[A-Za-z_][-A-Za-z0-9._]*$"',
+    ],
+    [{ dependentRequired: { a: "b" } }, '/dependentRequired/a is "b": must be array'],
+    [
+      { $vocabulary: { "https://example.com/v": 1 } },
+      "/$vocabulary/https:~1~1example.com~1v is 1: must be boolean",
+    ],
+  ])(
+    "ajv's meta-schema names the value it refuses in %j, where it is and every rule it broke",
+    (input, message) => {
+      expect(() =>
+        buildManifest(schemaWith(input), undefined, { validator: ajvValidator() }),
+      ).toThrow(new TypeError(`Command "add" has an invalid input schema: ${message}`));
+    },
+  );
 
   it("cfworker refuses $dynamicRef, which its library reads as an annotation; ajv implements it", () => {
     const input = {
