@@ -4,6 +4,7 @@
  * refuses, a malformed value. Both adapters find the same mistakes.
  */
 
+import fc from "fast-check";
 import {
   type AgentSchema,
   buildManifest,
@@ -21,6 +22,15 @@ const ADAPTERS = [
 ] as const;
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+
+const pointerSegment = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+const isRegex = (pattern: string) => {
+  try {
+    return Boolean(new RegExp(pattern, "u"));
+  } catch {
+    return false;
+  }
+};
 
 function schemaWith(input: JsonSchema, name = "add"): AgentSchema {
   return { commands: { [name]: { description: "Add to the count.", input } } };
@@ -150,6 +160,68 @@ describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => 
     "refuses the malformed schema %j, naming where the value is, the value and what it must be",
     (input, message) => {
       expect(problem(input)).toBe(`Command "add" has an invalid input schema: ${message}`);
+    },
+  );
+
+  it("reads the names inside $defs as names: JSON-Schema-Test-Suite, empty tokens in $ref json-pointer", () => {
+    // draft2020-12/ref.json, "empty tokens in $ref json-pointer", verbatim.
+    const suite = {
+      description: "empty tokens in $ref json-pointer",
+      schema: {
+        $defs: {
+          "": {
+            $defs: {
+              "": { type: "number" },
+            },
+          },
+        },
+        allOf: [
+          {
+            $ref: "#/$defs//$defs/",
+          },
+        ],
+      },
+      tests: [
+        { description: "number is valid", data: 1, valid: true },
+        { description: "non-number is invalid", data: "a", valid: false },
+      ],
+    };
+    const schema = schemaWith(suite.schema);
+    expect(problem(suite.schema)).toBeUndefined();
+    for (const test of suite.tests) {
+      expect(resolveCall(schema, "add", test.data, undefined, options).ok, test.description).toBe(
+        test.valid,
+      );
+    }
+  });
+
+  // The maps whose keys are names the application chose, each with what makes a name usable.
+  const MAPS = [
+    ["$defs", () => true],
+    ["definitions", () => true],
+    ["properties", () => true],
+    ["dependentSchemas", () => true],
+    ["patternProperties", isRegex],
+  ] as const;
+  const KEYWORD_LIKE = ["", "type", "$ref", "properties", "minimun", "x-", "/", "~0", "__proto__"];
+
+  it.each(MAPS)(
+    "reads every key inside %s as a name, even one spelled like a keyword",
+    (map, usable) => {
+      const names = fc.oneof(fc.constantFrom(...KEYWORD_LIKE), fc.string()).filter(usable);
+      fc.assert(
+        fc.property(names, (name) => {
+          const named = { [map]: JSON.parse(JSON.stringify({ [name]: { type: "string" } })) };
+          expect(problem(named)).toBeUndefined();
+          // What is inside the named subschema is still read as keywords, at the name's pointer.
+          const misspelled = { [map]: JSON.parse(JSON.stringify({ [name]: { minimun: 1 } })) };
+          expect(problem(misspelled)).toBe(
+            `Command "add" has an invalid input schema: unknown keyword "minimun" at /${map}/${pointerSegment(name)} ` +
+              '(yours: prefix it "x-" or list it in the validator\'s `keywords`)',
+          );
+        }),
+        { numRuns: 60 },
+      );
     },
   );
 

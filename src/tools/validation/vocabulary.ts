@@ -131,10 +131,15 @@ export function eachSubschema(
     const map = shape === "M" || shape === "P" || key === "dependencies";
     if (!many && !map) continue;
     path.push(key);
-    for (const name of many && !Array.isArray(value) ? [""] : Object.keys(value)) {
-      if (name) path.push(name);
-      eachSubschema(name ? Reflect.get(value, name) : value, visit, path, ancestors);
-      if (name) path.pop();
+    if (many && !Array.isArray(value)) eachSubschema(value, visit, path, ancestors);
+    else {
+      // Each key of a map is a name the application chose (`""` and `type` included), never a
+      // keyword: only the value under it is a schema.
+      for (const name of Object.keys(value)) {
+        path.push(name);
+        eachSubschema(Reflect.get(value, name), visit, path, ancestors);
+        path.pop();
+      }
     }
     path.pop();
   }
