@@ -29,6 +29,7 @@ import { checkComponent, checkOptions, onceEach } from "./checks.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
 import { isThenable, type Soon } from "./soon.js";
+import { type SpanTracer, toolTracer } from "./spans.js";
 import { traceCall } from "./tracing.js";
 import { turnCache } from "./turn-cache.js";
 
@@ -84,13 +85,14 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    */
   approve?: ApprovalPolicy;
   /**
-   * Reports each call — queued, validated, executed, answered — to a tracer: with
-   * `otelTracer(tracer)` from `ignite-element/tools/otel`, one OpenTelemetry GenAI
-   * `execute_tool {name}` span per call. See docs/telemetry.md.
+   * Reports each call — queued, validated, executed, answered — to a tracer: an OpenTelemetry
+   * `Tracer` as it is (`trace.getTracer("shop")`), or `otelTracer(tracer, options)` from
+   * `ignite-element/tools/otel`, makes one GenAI `execute_tool {name}` span per call; any other
+   * `ToolTracer` hears the units of work. See docs/telemetry.md.
    *
    * @default undefined — no spans, no cost
    */
-  tracer?: ToolTracer;
+  tracer?: ToolTracer | SpanTracer;
 }
 
 /** Per-call options. */
@@ -254,6 +256,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   | LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message> {
   checkComponent(component);
   const { timeoutMs, project } = checkOptions(options);
+  const tracer = options.tracer && toolTracer(options.tracer);
   const checked = withDefaults(options);
   const warn = onceEach(options.onWarning);
 
@@ -391,7 +394,6 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     const read = readCall(raw);
     if (!read.ok) return { outcome: read };
     const call = read.value;
-    const { tracer } = options;
     if (!tracer) return queued(call, invokeOptions, undefined);
     return traceCall(tracer, call, invokeOptions?.parent, (span) =>
       queued(call, invokeOptions, span),

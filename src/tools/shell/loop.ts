@@ -13,6 +13,7 @@ import type { LoopToolBridge, ToolCallAnswer } from "./bridge.js";
 import { type CallLedger, scopedLedger } from "./ledger.js";
 import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 import { ask } from "./loop-stream.js";
+import { type SpanTracer, toolTracer } from "./spans.js";
 
 /**
  * The platform's own `AbortSignal` type — the DOM's or Node's, whichever the program has — or
@@ -153,14 +154,14 @@ export interface ToolLoopOptions<
   ledger?: CallLedger;
   /**
    * Reports the run, each turn and each model request to a tracer, with the turn's calls (which
-   * the bridge's own `tracer` reports) under its turn: with `otelTracer(tracer)` from
-   * `ignite-element/tools/otel`, an `invoke_agent` span, a `turn {n}` span per turn and a
-   * `chat {model}` span per request. Give the same tracer to `igniteTools`. See
-   * docs/telemetry.md.
+   * the bridge's own `tracer` reports) under its turn: an OpenTelemetry `Tracer` as it is, or
+   * `otelTracer(tracer, options)` from `ignite-element/tools/otel`, makes an `invoke_agent` span,
+   * a `turn {n}` span per turn and a `chat {model}` span per request. Give the same tracer to
+   * `igniteTools`. See docs/telemetry.md.
    *
    * @default undefined — no spans
    */
-  tracer?: ToolTracer;
+  tracer?: ToolTracer | SpanTracer;
   /**
    * The model's name, for the spans: `gen_ai.request.model` and the span name `chat {model}`.
    *
@@ -359,7 +360,8 @@ export async function runToolLoop<
         Signal
       >,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
-  const { tools, maxTurns = 10, signal, onStep, tracer } = options;
+  const { tools, maxTurns = 10, signal, onStep } = options;
+  const tracer = options.tracer && toolTracer(options.tracer);
   let messages = [...options.messages];
   const steps: ToolLoopStep<S, E, Returned, ResultBlock>[] = [];
   let snapshot: S | undefined;

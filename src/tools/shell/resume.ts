@@ -19,6 +19,7 @@ import {
   type ToolLoopStep,
 } from "./loop.js";
 import type { ToolLoopState } from "./loop-state.js";
+import { type SpanTracer, toolTracer } from "./spans.js";
 
 /** Options of `resumeToolLoop`. */
 export interface ResumeToolLoopOptions<
@@ -50,7 +51,7 @@ export interface ResumeToolLoopOptions<
   /** The clock decisions' `expiresAt` is compared with. @default Date.now */
   now?: () => number;
   /** As for `runToolLoop`: the resumed run, its turns, requests and calls, as one run. */
-  tracer?: ToolTracer;
+  tracer?: ToolTracer | SpanTracer;
   /** As for `runToolLoop`: the model's name on the spans. */
   modelName?: string;
   /** As for `runToolLoop`: the agent's name on the spans. */
@@ -85,7 +86,8 @@ export async function resumeToolLoop<
 >(
   options: ResumeToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Signal>,
 ): Promise<ToolLoopResult<S, E, Response, ResultBlock, Message>> {
-  const { tools, model, state, signal, onStep, tracer, modelName, agentName } = options;
+  const { tools, model, state, signal, onStep, modelName, agentName } = options;
+  const tracer = options.tracer && toolTracer(options.tracer);
   const ledger = options.ledger ?? memoryLedger(state.ledger);
   // One run span for the settled turn and the turns after it, as runToolLoop makes for its own.
   const run = tracer?.start({ kind: "run", agent: agentName });
