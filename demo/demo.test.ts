@@ -343,9 +343,9 @@ describe("a model that does not answer", () => {
     const server = await hang();
     try {
       const model = anthropicModel({ apiKey: "k", baseUrl: server.url, timeoutMs: 100 });
-      await expect(model({ tools: [], messages: [], turn: 1 })).rejects.toThrow(
-        new ModelError("Anthropic did not answer within 0.1 s"),
-      );
+      await expect(
+        model({ tools: [], messages: [], signal: new AbortController().signal, turn: 1 }),
+      ).rejects.toThrow(new ModelError("Anthropic did not answer within 0.1 s"));
     } finally {
       await server.close();
     }

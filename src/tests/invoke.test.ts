@@ -63,6 +63,16 @@ describe("igniteTools: invoke", () => {
     expect(counter.calls).toEqual([{ command: "reset", input: undefined }]);
   });
 
+  it("runs a command that takes no input when the call has only its name", async () => {
+    const tools = igniteTools({
+      getSchema: () => ({ commands: { ping: {} } }),
+      execute: (command, input) => ({ state: { command, input }, events: [] }),
+    });
+    expect(await tools.invoke({ name: "ping" })).toEqual(
+      ok({ snapshot: { command: "ping", input: undefined }, events: [] }),
+    );
+  });
+
   it.each([
     ["an unknown command", { name: "explode", input: {} }, "UnknownCommand"],
     ["an unavailable gated command", { name: "reset", input: {} }, "Unavailable"],

@@ -5,6 +5,7 @@ import {
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
+  type Tracer,
   trace,
 } from "@opentelemetry/api";
 import {
@@ -50,6 +51,29 @@ function tree(parent?: string, depth = 0): string[] {
     .filter((span) => parentOf(span) === parent)
     .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1])
     .flatMap((span) => [`${"  ".repeat(depth)}${span.name}`, ...tree(idOf(span), depth + 1)]);
+}
+
+/** A context manager as simple as the browser's: the context `with` gives, while it runs. */
+function stackContextManager(): ContextManager {
+  const stack: Context[] = [ROOT_CONTEXT];
+  return {
+    active: () => stack.at(-1) ?? ROOT_CONTEXT,
+    with: (within, fn, thisArg, ...args) => {
+      stack.push(within);
+      try {
+        return fn.apply(thisArg, args);
+      } finally {
+        stack.pop();
+      }
+    },
+    bind: (_within, target) => target,
+    enable() {
+      return this;
+    },
+    disable() {
+      return this;
+    },
+  };
 }
 
 describe("otelTracer with igniteTools", () => {
@@ -149,27 +173,7 @@ describe("otelTracer with igniteTools", () => {
   });
 
   it("goes under the span the application has active when no parent is given", async () => {
-    // A context manager as simple as the browser's: the context `with` gives, while it runs.
-    const stack: Context[] = [ROOT_CONTEXT];
-    const manager: ContextManager = {
-      active: () => stack.at(-1) ?? ROOT_CONTEXT,
-      with: (within, fn, thisArg, ...args) => {
-        stack.push(within);
-        try {
-          return fn.apply(thisArg, args);
-        } finally {
-          stack.pop();
-        }
-      },
-      bind: (_within, target) => target,
-      enable() {
-        return this;
-      },
-      disable() {
-        return this;
-      },
-    };
-    context.setGlobalContextManager(manager);
+    context.setGlobalContextManager(stackContextManager());
     try {
       const tools = igniteTools(new Counter(), fakeDialect, { tracer: tracer() });
       const outer = provider.getTracer("app").startSpan("handle request");
@@ -183,11 +187,13 @@ describe("otelTracer with igniteTools", () => {
     }
   });
 
-  it("rejects an OpenTelemetry Tracer passed as it is, with a TypeError naming otelTracer", () => {
-    const raw = provider.getTracer("raw");
-    // @ts-expect-error an OpenTelemetry Tracer is not a ToolTracer
-    expect(() => igniteTools(new Counter(), fakeDialect, { tracer: raw })).toThrow(
-      /otelTracer\(tracer\) from ignite-element\/tools\/otel/,
+  it("refuses a tracer that is neither an OpenTelemetry Tracer nor a ToolTracer, saying what it lacks", () => {
+    const notATracer = { startActiveSpan: () => undefined };
+    // @ts-expect-error no startSpan and no start
+    expect(() => igniteTools(new Counter(), fakeDialect, { tracer: notATracer })).toThrow(
+      new TypeError(
+        "igniteTools: tracer is neither an OpenTelemetry Tracer (no startSpan method) nor a ToolTracer (no start method)",
+      ),
     );
   });
 
@@ -377,5 +383,75 @@ describe("otelTracer with runToolLoop", () => {
     expect(nanos(second?.startTime ?? [0, 0])).toBeLessThan(nanos(chat?.endTime ?? [0, 0]));
     expect(parentOf(first as ReadableSpan)).toBe(parentOf(chat as ReadableSpan));
     expect(counter.calls.map((made) => made.input)).toEqual([{ by: 1 }, { by: 2 }]);
+  });
+});
+
+describe("an OpenTelemetry Tracer passed as it is", () => {
+  // What one run records, span by span: name, kind, parent's name, attributes, status, events.
+  const recorded = () => {
+    const byId = new Map(spans().map((span) => [idOf(span), span.name]));
+    return spans()
+      .map((span) => ({
+        name: span.name,
+        kind: span.kind,
+        parent: byId.get(parentOf(span) ?? ""),
+        attributes: span.attributes,
+        status: span.status,
+        events: events(span),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  };
+  const run = async (tracer: ToolTracer | Tracer) => {
+    const { model } = scriptedModel([
+      [
+        { id: "1", name: "increment", input: { by: 2 } },
+        { id: "2", name: "setLimit", input: 99 },
+      ],
+    ]);
+    await runToolLoop({
+      tools: igniteTools(new Counter(), fakeDialect, { tracer }),
+      model,
+      messages: [{ role: "user", content: "Go." }],
+      tracer,
+      modelName: "scripted-1",
+      agentName: "counter",
+    });
+    const seen = recorded();
+    exporter.reset();
+    return seen;
+  };
+
+  it("makes the spans otelTracer makes, each call's under its turn, with igniteTools and runToolLoop", async () => {
+    const raw = await run(provider.getTracer("ignite-test"));
+    expect(raw).toEqual(await run(tracer()));
+    expect(raw.map(({ name, parent }) => [name, parent])).toEqual([
+      ["chat scripted-1", "turn 1"],
+      ["chat scripted-1", "turn 2"],
+      ["execute_tool increment", "turn 1"],
+      ["execute_tool setLimit", "turn 1"],
+      ["invoke_agent counter", undefined],
+      ["turn 1", "invoke_agent counter"],
+      ["turn 2", "invoke_agent counter"],
+    ]);
+    expect(raw.find((span) => span.name === "execute_tool setLimit")).toMatchObject({
+      attributes: { "error.type": "InvalidInput", "gen_ai.tool.call.id": "2" },
+      status: { code: SpanStatusCode.ERROR },
+      events: ["ignite.tool.validate"],
+    });
+  });
+
+  it("goes under the span the application has active when a unit has no parent", async () => {
+    const outer = provider.getTracer("app").startSpan("handle request");
+    const tools = igniteTools(new Counter(), fakeDialect, { tracer: provider.getTracer("raw") });
+    context.setGlobalContextManager(stackContextManager());
+    try {
+      await context.with(trace.setSpan(context.active(), outer), () =>
+        tools.invoke({ name: "increment", input: {} }),
+      );
+    } finally {
+      context.disable();
+    }
+    outer.end();
+    expect(parentOf(only("execute_tool increment"))).toBe(outer.spanContext().spanId);
   });
 });

@@ -7,6 +7,7 @@ import {
   igniteTools,
   type ModelRequest,
   runToolLoop,
+  scriptedModel,
 } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 
@@ -86,6 +87,22 @@ describe("runToolLoop and abort", () => {
     });
     expect(seen).toEqual([controller.signal]);
     expect(seen[0]).toBe(controller.signal);
+  });
+
+  it("hands the model a real signal of the loop's own, one that never aborts, when given none", async () => {
+    const seen: AbortSignal[] = [];
+    const { model } = scriptedModel([[{ id: "1", name: "increment", input: {} }]], "Done.");
+    await runToolLoop({
+      tools: igniteTools(new Counter(), fakeDialect),
+      model: (request) => {
+        seen.push(request.signal);
+        return model(request);
+      },
+      messages: start,
+    });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBeInstanceOf(AbortSignal);
+    expect(seen.map((signal) => signal.aborted)).toEqual([false, false]);
   });
 });
 

@@ -33,7 +33,7 @@ import { counterWithTodos } from "../fixtures.js";
 import { anthropicCutTurn, anthropicFinalTurn, anthropicToolTurn } from "./recordings/anthropic.js";
 import { geminiFinalTurn, geminiToolTurn } from "./recordings/gemini.js";
 import { ollamaFinalTurn, ollamaToolTurn } from "./recordings/ollama.js";
-import { chatFinalTurn, chatToolTurn } from "./recordings/openai.js";
+import { chatFinalTurn, chatInterleavedCutTurn, chatToolTurn } from "./recordings/openai.js";
 import { responsesFinalTurn, responsesToolTurn } from "./recordings/openai-responses.js";
 import {
   brokenAfter,
@@ -269,6 +269,35 @@ describe("runToolLoop streaming with openai Chat Completions from 127.0.0.1", ()
     ]);
   });
 
+  it("runs nothing after the call finish_reason length cut, though a later call had closed, and goes on", async () => {
+    const run = harness();
+    server.play(
+      unnamed(chatInterleavedCutTurn(SAFE_TODO), "[DONE]"),
+      unnamed(chatFinalTurn, "[DONE]"),
+    );
+    const sdk = client();
+    const result = await runToolLoop({
+      tools: igniteTools(run.component, openai),
+      stream: openaiStream,
+      model: ({ tools, messages, signal }) =>
+        sdk.chat.completions.create({ model: "gpt-4o", tools, messages, stream: true }, { signal }),
+      messages: history,
+      onDelta: run.onDelta,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(run.log).toEqual([]);
+    expect(result.steps[0]?.calls.map((call) => call.id)).toEqual(["call_1"]);
+    expect(result.steps[0]?.errors.map((error) => error.kind)).toEqual(["InvalidInput"]);
+    // The transcript holds the turn as cut: the first call and its answer, nothing after it.
+    expect(result.messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
+  });
+
   it("answers calls a lost connection cut InvalidInput, never runs them, and stops with error", async () => {
     const run = harness();
     const recorded = chatToolTurn(SAFE_TODO);
@@ -493,7 +522,7 @@ describe("runToolLoop with a stream", () => {
         stream: anthropicStream,
         model: (request) => {
           expectTypeOf(request.messages).toEqualTypeOf<AnthropicMessage[]>();
-          expectTypeOf(request.signal).toEqualTypeOf<undefined>();
+          expectTypeOf(request.signal).toEqualTypeOf<AbortSignal>();
           return events;
         },
         messages: [],

@@ -18,6 +18,7 @@ import { callEvents, drain, feed, joined } from "./drain.js";
 import {
   chatCutTurn,
   chatFinalTurn,
+  chatInterleavedCutTurn,
   chatToolCompletion,
   chatToolTurn,
   opens,
@@ -136,6 +137,33 @@ describe("openaiStream with the openai SDK streaming Chat Completions from 127.0
     const blocks = await igniteTools(counter, openai).handleToolCalls(turn.response());
     expect(counter.calls).toEqual([{ command: "increment", input: { by: 2 } }]);
     expect(blocks[1]?.content).toContain("InvalidInput");
+  });
+
+  it("leaves out a call streamed after the one finish_reason length cut, complete or not, and runs neither", async () => {
+    server.play(events(chatInterleavedCutTurn(TODO)));
+    const stream = client.chat.completions.stream({ ...request, messages: [] });
+    const turn = openaiStream();
+    const { deltas, error } = await drain(stream, turn);
+
+    expect(error).toBeUndefined();
+    expect(turn.finished).toBe(true);
+    // The second call closed, but calls run in the model's order: never before the first.
+    expect(callEvents(deltas)).toEqual([`start 0 ${TODO}`, "start 1 increment"]);
+    expect(turn.ready).toBe(0);
+    const [choice] = turn.response().choices;
+    expect(choice?.finish_reason).toBe("length");
+    // As if the output had stopped in the first call: the SDK's own final completion keeps both.
+    expect(choice?.message.tool_calls?.map((call) => call.id)).toEqual(["call_1"]);
+    const sdk = (await finalChatCompletion(stream)).choices[0]?.message.tool_calls;
+    expect(sdk?.map((call) => call.id)).toEqual(["call_1", "call_2"]);
+
+    const { component, counter, todos } = counterWithTodos("todo.add");
+    const blocks = await igniteTools(component, openai).handleToolCalls(turn.response());
+    expect(counter.calls).toEqual([]);
+    expect(todos).toEqual([]);
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]).toMatchObject({ role: "tool", tool_call_id: "call_1" });
+    expect(blocks[0]?.content).toContain("InvalidInput");
   });
 
   it("answers calls a lost connection cut InvalidInput, even one with no argument text yet", async () => {

@@ -18,7 +18,12 @@ import { feed, joined } from "./drain.js";
 import { anthropicCutTurn, anthropicFinalTurn, anthropicToolTurn } from "./recordings/anthropic.js";
 import { type GeminiChunk, geminiFinalTurn, geminiToolTurn } from "./recordings/gemini.js";
 import { type OllamaChunk, ollamaToolTurn } from "./recordings/ollama.js";
-import { chatCutTurn, chatFinalTurn, chatToolTurn } from "./recordings/openai.js";
+import {
+  chatCutTurn,
+  chatFinalTurn,
+  chatInterleavedCutTurn,
+  chatToolTurn,
+} from "./recordings/openai.js";
 import { responsesCutTurn, responsesToolTurn } from "./recordings/openai-responses.js";
 
 // fast-check prints the seed and the shrunk counterexample of any failure.
@@ -111,7 +116,12 @@ function interleaveCalls(
 
 const chatProvider: Provider<ChatCompletionChunk> = {
   name: "openai",
-  recordings: [chatToolTurn(OPENAI_TODO), chatCutTurn, chatFinalTurn],
+  recordings: [
+    chatToolTurn(OPENAI_TODO),
+    chatCutTurn,
+    chatInterleavedCutTurn(OPENAI_TODO),
+    chatFinalTurn,
+  ],
   turn: openaiStream,
   dialect: openai,
   split(chunk, seeds) {
@@ -261,7 +271,12 @@ describe.each(providers as Provider<unknown>[])("the $name accumulator", (provid
           });
           // A ready call reads now as it will when the stream is whole: it may run now.
           expect(calls.slice(0, turn.ready)).toEqual(final.slice(0, turn.ready));
+          // Nothing after a cut call: the response ends with it, so no call after it runs.
+          const cut = calls.findIndex((call) => call.inputError !== undefined);
+          if (cut >= 0) expect(calls).toHaveLength(cut + 1);
         }
+        const cut = final.findIndex((call) => call.inputError !== undefined);
+        if (cut >= 0) expect(final).toHaveLength(cut + 1);
       }),
       { numRuns: 40 },
     );

@@ -1,8 +1,10 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import type { GenerateContentConfig, GoogleGenAI } from "@google/genai";
 import type OpenAI from "openai";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { describe, expectTypeOf, it } from "vitest";
 import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
+import { gemini } from "../../tools/dialects/gemini.js";
 import { type OpenAIChatMessage, openai } from "../../tools/dialects/openai.js";
 import {
   type AbortSignalLike,
@@ -21,6 +23,7 @@ import { Counter } from "../fixtures.js";
 // Type-only: the clients are declared, never constructed; nothing here calls a model.
 declare const client: OpenAI;
 declare const claude: Anthropic;
+declare const ai: GoogleGenAI;
 declare const history: OpenAIChatMessage[];
 declare const conversation: AnthropicMessage[];
 
@@ -35,8 +38,43 @@ describe("runToolLoop with the official SDK clients as the model function, no ca
     expectTypeOf<ModelRequest<unknown, unknown, AbortSignal>["signal"]>().toExtend<
       AnthropicOptions["signal"]
     >();
-    // Without a signal, `request.signal` is `undefined`: every client takes that too.
-    expectTypeOf<ModelRequest<unknown, unknown, never>["signal"]>().toEqualTypeOf<undefined>();
+  });
+
+  it("hands the model a real AbortSignal when the loop was given none", () => {
+    const run = () =>
+      runToolLoop({
+        tools: igniteTools(new Counter(), openai),
+        model: (request) => {
+          expectTypeOf(request.signal).toEqualTypeOf<AbortSignal>();
+          return client.chat.completions.create(
+            { model: "gpt-4.1", tools: request.tools, messages: request.messages },
+            { signal: request.signal },
+          );
+        },
+        messages: history,
+      });
+    expectTypeOf(run).returns.resolves.toHaveProperty("stop").toEqualTypeOf<ToolLoopStop>();
+  });
+
+  it("gives Gemini's optional abortSignal the request's signal as it is, exact optional or not", () => {
+    // `abortSignal?: AbortSignal` takes no `undefined` under exactOptionalPropertyTypes: the
+    // request's signal must always be one.
+    type GeminiSignal = NonNullable<GenerateContentConfig["abortSignal"]>;
+    const run = (signal?: AbortSignal) =>
+      runToolLoop({
+        tools: igniteTools(new Counter(), gemini),
+        model: ({ tools, messages, signal }) => {
+          expectTypeOf(signal).toExtend<GeminiSignal>();
+          return ai.models.generateContent({
+            model: "gemini-2.5-flash",
+            contents: messages,
+            config: { tools, abortSignal: signal },
+          });
+        },
+        messages: [],
+        ...(signal ? { signal } : {}),
+      });
+    expectTypeOf(run).returns.resolves.toHaveProperty("stop").toEqualTypeOf<ToolLoopStop>();
   });
 
   it("runs over openai with client.chat.completions.create, and result.response is the ChatCompletion", () => {
@@ -90,7 +128,7 @@ describe("runToolLoop with the official SDK clients as the model function, no ca
 
   it("keeps a model typed with ModelRequest<ToolDefs, Message> working with any signal", () => {
     const model = async (request: ModelRequest<FakeToolDefs, FakeMessage>) => {
-      expectTypeOf(request.signal).toEqualTypeOf<AbortSignalLike | undefined>();
+      expectTypeOf(request.signal).toEqualTypeOf<AbortSignalLike>();
       return { toolCalls: [] };
     };
     const run = (signal: AbortSignal) =>

@@ -68,6 +68,16 @@ describe("types flow from the component", () => {
     expectTypeOf(tools.handleToolCalls).returns.resolves.toEqualTypeOf<{ text: string }[]>();
   });
 
+  it("calls a command that takes no input with its name alone", async () => {
+    const tools = igniteTools(new Counter());
+    expectTypeOf(tools.invoke).toBeCallableWith({ name: "reset" });
+    expectTypeOf<{ name: "reset" }>().toMatchTypeOf<NeutralToolCall>();
+    const result = await tools.invoke({ name: "reset" });
+    expectTypeOf(result).toEqualTypeOf<
+      Result<Observation<CounterState, CounterEvent>, ToolError>
+    >();
+  });
+
   it("has no dialect methods without a dialect", () => {
     const tools = igniteTools(new Counter());
     expectTypeOf(tools).not.toHaveProperty("handleToolCalls");

@@ -4,6 +4,7 @@
  * refuses, a malformed value. Both adapters find the same mistakes.
  */
 
+import fc from "fast-check";
 import {
   type AgentSchema,
   buildManifest,
@@ -21,6 +22,15 @@ const ADAPTERS = [
 ] as const;
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+
+const pointerSegment = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+const isRegex = (pattern: string) => {
+  try {
+    return Boolean(new RegExp(pattern, "u"));
+  } catch {
+    return false;
+  }
+};
 
 function schemaWith(input: JsonSchema, name = "add"): AgentSchema {
   return { commands: { [name]: { description: "Add to the count.", input } } };
@@ -115,24 +125,110 @@ describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => 
     expect(problem({ $schema: DRAFT_07, items: [{}], additionalItems: false })).toBeUndefined();
   });
 
+  const TYPE_NAMES = '"array", "boolean", "integer", "null", "number", "object", "string"';
   it.each([
-    [{ type: "strnig" }],
-    [{ minimum: "1" }],
-    [{ required: "a" }],
-    [{ properties: [] }],
-    [{ minLength: -1 }],
-    [{ maxItems: 1.5 }],
-    [{ pattern: "(" }],
-    [{ patternProperties: { "(": {} } }],
-    [{ multipleOf: 0 }],
-    [{ items: [{}] }],
-    [{ enum: "x" }],
-    [{ allOf: [] }],
-    [{ not: 1 }],
-    [{ uniqueItems: "yes" }],
-    [{ $schema: "http://json-schema.org/draft-04/schema#" }],
-  ])("refuses the malformed schema %j", (input) => {
-    expect(problem(input)).toMatch(/^Command "add" has an invalid input schema: ./);
+    [
+      { type: "strnig" },
+      `/type is "strnig": must be one of ${TYPE_NAMES}, or a non-empty array of them`,
+    ],
+    [
+      { properties: { tags: { type: ["string", "strng"] } } },
+      `/properties/tags/type is ["string","strng"]: must be one of ${TYPE_NAMES}, or a non-empty array of them`,
+    ],
+    [{ minimum: "1" }, '/minimum is "1": must be a number'],
+    [{ required: "a" }, '/required is "a": must be an array of strings'],
+    [{ properties: [] }, "/properties is []: must be an object of schemas"],
+    [{ minLength: -1 }, "/minLength is -1: must be a non-negative integer"],
+    [{ items: { maxItems: 1.5 } }, "/items/maxItems is 1.5: must be a non-negative integer"],
+    [{ pattern: "(" }, '/pattern is "(": must be a regular expression'],
+    [
+      { patternProperties: { "(": {} } },
+      '/patternProperties is {"(":{}}: must be an object of schemas keyed by regular expressions',
+    ],
+    [{ multipleOf: 0 }, "/multipleOf is 0: must be a number above 0"],
+    [
+      { items: [{}] },
+      "/items is [{}]: must be a schema (an object, or true or false), or in draft-07 an array of schemas",
+    ],
+    [{ $defs: { a: { enum: "x" } } }, '/$defs/a/enum is "x": must be an array'],
+    [{ allOf: [] }, "/allOf is []: must be a non-empty array of schemas"],
+    [{ not: 1 }, "/not is 1: must be a schema (an object, or true or false)"],
+    [{ uniqueItems: "yes" }, '/uniqueItems is "yes": must be true or false'],
+    [{ properties: { "a/b~": { title: 2 } } }, "/properties/a~1b~0/title is 2: must be a string"],
+    [{ title: ["y".repeat(100)] }, `/title is ["${"y".repeat(77)}…: must be a string`],
+  ])(
+    "refuses the malformed schema %j, naming where the value is, the value and what it must be",
+    (input, message) => {
+      expect(problem(input)).toBe(`Command "add" has an invalid input schema: ${message}`);
+    },
+  );
+
+  it("reads the names inside $defs as names: JSON-Schema-Test-Suite, empty tokens in $ref json-pointer", () => {
+    // draft2020-12/ref.json, "empty tokens in $ref json-pointer", verbatim.
+    const suite = {
+      description: "empty tokens in $ref json-pointer",
+      schema: {
+        $defs: {
+          "": {
+            $defs: {
+              "": { type: "number" },
+            },
+          },
+        },
+        allOf: [
+          {
+            $ref: "#/$defs//$defs/",
+          },
+        ],
+      },
+      tests: [
+        { description: "number is valid", data: 1, valid: true },
+        { description: "non-number is invalid", data: "a", valid: false },
+      ],
+    };
+    const schema = schemaWith(suite.schema);
+    expect(problem(suite.schema)).toBeUndefined();
+    for (const test of suite.tests) {
+      expect(resolveCall(schema, "add", test.data, undefined, options).ok, test.description).toBe(
+        test.valid,
+      );
+    }
+  });
+
+  // The maps whose keys are names the application chose, each with what makes a name usable.
+  const MAPS = [
+    ["$defs", () => true],
+    ["definitions", () => true],
+    ["properties", () => true],
+    ["dependentSchemas", () => true],
+    ["patternProperties", isRegex],
+  ] as const;
+  const KEYWORD_LIKE = ["", "type", "$ref", "properties", "minimun", "x-", "/", "~0", "__proto__"];
+
+  it.each(MAPS)(
+    "reads every key inside %s as a name, even one spelled like a keyword",
+    (map, usable) => {
+      const names = fc.oneof(fc.constantFrom(...KEYWORD_LIKE), fc.string()).filter(usable);
+      fc.assert(
+        fc.property(names, (name) => {
+          const named = { [map]: JSON.parse(JSON.stringify({ [name]: { type: "string" } })) };
+          expect(problem(named)).toBeUndefined();
+          // What is inside the named subschema is still read as keywords, at the name's pointer.
+          const misspelled = { [map]: JSON.parse(JSON.stringify({ [name]: { minimun: 1 } })) };
+          expect(problem(misspelled)).toBe(
+            `Command "add" has an invalid input schema: unknown keyword "minimun" at /${map}/${pointerSegment(name)} ` +
+              '(yours: prefix it "x-" or list it in the validator\'s `keywords`)',
+          );
+        }),
+        { numRuns: 60 },
+      );
+    },
+  );
+
+  it("refuses a $schema of another draft, naming it", () => {
+    expect(problem({ $schema: "http://json-schema.org/draft-04/schema#" })).toBe(
+      'Command "add" has an invalid input schema: unsupported $schema "http://json-schema.org/draft-04/schema#"; use draft 2020-12 or draft-07',
+    );
   });
 
   it("refuses a default its own schema refuses, naming the command, where and why", () => {
@@ -253,12 +349,37 @@ describe("where the adapters' vocabularies differ", () => {
     expect(() =>
       buildManifest(schemaWith(input), undefined, { validator: ajvValidator() }),
     ).toThrow(
-      /Command "add" has an invalid input schema: schema\/required must NOT have duplicate items/,
+      new TypeError(
+        'Command "add" has an invalid input schema: /required is ["a","a"]: must NOT have duplicate items (items ## 1 and 0 are identical)',
+      ),
     );
     expect(() =>
       buildManifest(schemaWith(input), undefined, { validator: cfworkerValidator() }),
     ).not.toThrow();
   });
+
+  it.each([
+    [
+      { type: ["string", "string"] },
+      '/type is ["string","string"]: must be one of "array", "boolean", "integer", "null", "number", "object", "string", or must NOT have duplicate items (items ## 0 and 1 are identical)',
+    ],
+    [
+      { properties: { a: { $anchor: "1a" } } },
+      '/properties/a/$anchor is "1a": must match pattern "^[A-Za-z_][-A-Za-z0-9._]*$"',
+    ],
+    [{ dependentRequired: { a: "b" } }, '/dependentRequired/a is "b": must be array'],
+    [
+      { $vocabulary: { "https://example.com/v": 1 } },
+      "/$vocabulary/https:~1~1example.com~1v is 1: must be boolean",
+    ],
+  ])(
+    "ajv's meta-schema names the value it refuses in %j, where it is and every rule it broke",
+    (input, message) => {
+      expect(() =>
+        buildManifest(schemaWith(input), undefined, { validator: ajvValidator() }),
+      ).toThrow(new TypeError(`Command "add" has an invalid input schema: ${message}`));
+    },
+  );
 
   it("cfworker refuses $dynamicRef, which its library reads as an annotation; ajv implements it", () => {
     const input = {

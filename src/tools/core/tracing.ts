@@ -73,8 +73,9 @@ export interface TraceHandle {
 /**
  * Where the bridge and the loop report their work: `start` is called when a unit begins, under
  * `parent` (a handle this tracer started) or, without one, under whatever the application has
- * active. Make one of an OpenTelemetry `Tracer` with `otelTracer(tracer)` from
- * `ignite-element/tools/otel`; it must not throw.
+ * active. An OpenTelemetry `Tracer` given as `tracer` is made into one by the bridge and the loop;
+ * `otelTracer(tracer, options)` from `ignite-element/tools/otel` makes one with options. It must
+ * not throw.
  *
  * @example
  * ```ts

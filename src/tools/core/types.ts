@@ -218,7 +218,11 @@ export interface NeutralToolCall {
   id?: string;
   /** The command name (already mapped back from a provider-safe tool name). */
   name: string;
-  input: unknown;
+  /**
+   * The arguments, as the model (or the caller) gave them. Left out for a command that takes no
+   * input: `invoke({ name: "reset" })` runs it as `{ name: "reset", input: {} }` does.
+   */
+  input?: unknown;
   /** The tool name the provider used, when it differs from `name`; results echo it. */
   toolName?: string;
   /**

@@ -14,6 +14,7 @@ import {
   type StreamDelta,
   type TrackedCall,
   textDelta,
+  upToCut,
 } from "../wire/stream.js";
 import type { AnthropicContentBlock, AnthropicResponse } from "./anthropic.js";
 
@@ -240,9 +241,12 @@ export function anthropicStream(): AnthropicStreamAccumulator {
   return {
     push,
     response() {
-      const last = blocks.length - 1;
+      // Blocks come one after another, so only the last can be an unfinished call; a corrupted
+      // stream that began a block before the last stopped is cut at it all the same.
+      const listed = upToCut(blocks, calls);
+      const last = listed.length - 1;
       const cut = CUT_OFF.includes(message.stop_reason);
-      const content = blocks.flatMap((block, at): AnthropicContentBlock[] => {
+      const content = listed.flatMap((block, at): AnthropicContentBlock[] => {
         const fields = { ...block.fields, type: String(block.fields.type) };
         if (block.json === undefined) return [fields];
         const cutHere = cut && at === last;

@@ -92,12 +92,11 @@ export function geminiStream(): GeminiStreamAccumulator {
     }
     state.parts.push({ ...part });
     if (first && isRecord(part.functionCall)) {
-      // A chunk carries a call whole: it is ready as soon as it starts.
+      // A chunk carries a call whole: it is ready as soon as it starts, so no call is ever cut
+      // and the response lists every part.
       const { id, name } = part.functionCall;
-      calls.complete(
-        calls.start(part, idOf(id).id, typeof name === "string" ? name : "", out),
-        out,
-      );
+      const at = state.parts.length - 1;
+      calls.complete(calls.start(at, idOf(id).id, typeof name === "string" ? name : "", out), out);
     }
   }
 

@@ -74,7 +74,9 @@ export function ollamaStream(): OllamaStreamAccumulator {
       if (!isRecord(call.function)) continue;
       const { name } = call.function;
       const id = idOf(call.id).id;
-      calls.complete(calls.start(call, id, typeof name === "string" ? name : "", out), out);
+      // Whole, so ready at once: no call is ever cut, and the response lists every call.
+      const at = toolCalls.length - 1;
+      calls.complete(calls.start(at, id, typeof name === "string" ? name : "", out), out);
     }
     return out;
   };

@@ -13,6 +13,7 @@ import {
   type StreamDelta,
   slotOf,
   textDelta,
+  upToCut,
 } from "../wire/stream.js";
 import type { OpenAIResponsesOutputItem, OpenAIResponsesResponse } from "./openai.js";
 
@@ -181,10 +182,15 @@ export function openaiResponsesStream(): OpenAIResponsesStreamAccumulator {
   return {
     push,
     response() {
-      const items = output.flatMap((item, at) => {
+      // Items come one after another, so only the last can be an unfinished call; a corrupted
+      // stream that added an item before the last was done is cut at it all the same.
+      const { cut } = calls;
+      const items = upToCut(output, calls).flatMap((item, at) => {
         const copy = copyItem(item);
-        // An item the stream never finished is incomplete, as the API marks a cut-off one.
-        if (!finished && !done.has(at)) copy.status = "incomplete";
+        // An item the stream never finished is incomplete, as the API marks a cut-off one; so is
+        // the cut call (a done one with blank arguments, until `response.completed` vouches for
+        // them), which the response now ends with.
+        if ((!finished && !done.has(at)) || at === cut?.at) copy.status = "incomplete";
         return [copy];
       });
       // Every output item the API sends is one of its output item kinds; the loose type here

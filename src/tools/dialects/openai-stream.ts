@@ -8,6 +8,7 @@
 import { isRecord } from "../core/json.js";
 import { shapeError } from "../wire/describe-value.js";
 import {
+  type CallLog,
   callLog,
   idOf,
   type JsonProgress,
@@ -19,6 +20,7 @@ import {
   slotOf,
   type TrackedCall,
   textDelta,
+  upToCut,
 } from "../wire/stream.js";
 import type {
   OpenAIChatAssistantMessage,
@@ -96,11 +98,13 @@ interface ToolCallState {
   name: string;
   arguments: string;
   progress: JsonProgress;
-  call?: TrackedCall | undefined;
+  call: TrackedCall;
 }
 
 interface ChoiceState {
   fields: Record<string, unknown>;
+  /** The choice's calls: each choice is a turn of its own, cut at its own first unfinished call. */
+  calls: CallLog;
   finish?: string;
   logprobs: Record<string, unknown> | null;
   role?: string;
@@ -118,7 +122,8 @@ const SHAPE = "a Chat Completions stream chunk (an object with a `choices` array
  * order of their chunks; a call is ready once its arguments are a whole JSON object, or when the
  * model finishes (for any reason but `"length"`). A stream that broke off before its
  * `finish_reason` reads as `finish_reason: "length"`, the cut-off the dialect knows: a call cut
- * there is answered `InvalidInput`, never run.
+ * there is answered `InvalidInput`, never run. A cut turn's calls end at its first unfinished
+ * call: calls streamed interleaved after it are left out, so none of them runs.
  *
  * @example
  * ```ts
@@ -134,7 +139,6 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
   // Keyed by the choice's own `index`, which each choice carries: with `n > 1` their chunks may
   // arrive in any order, so a map, listed by index.
   const choices = new Map<number, ChoiceState>();
-  const calls = callLog();
 
   const push = (chunk: OpenAIChatChunk): StreamDelta[] => {
     if (!isRecord(chunk) || !Array.isArray(chunk.choices)) {
@@ -155,17 +159,17 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
   function applyChoice(choice: Record<string, unknown>, out: StreamDelta[]) {
     const { delta, finish_reason: finish, index, logprobs, ...other } = choice;
     const position = Number(index);
-    const state = choices.get(position) ?? { fields: {}, logprobs: null };
+    const state = choices.get(position) ?? { fields: {}, calls: callLog(), logprobs: null };
     choices.set(position, state);
     Object.assign(state.fields, other);
     if (isRecord(logprobs)) state.logprobs = mergeLogprobs(state.logprobs, logprobs);
     // Only the first choice is what the dialect reads; its progress is the turn's.
-    const first = position === 0;
-    if (isRecord(delta)) applyDelta(state, delta, first ? out : []);
+    const progress = position === 0 ? out : [];
+    if (isRecord(delta)) applyDelta(state, delta, progress);
     if (typeof finish === "string" && finish !== "") {
       state.finish = finish;
       // Every argument text is final now, unless the limit cut the last one.
-      if (first && finish !== "length") calls.completeAll(out);
+      if (finish !== "length") state.calls.completeAll(progress);
     }
   }
 
@@ -179,19 +183,18 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
     if (!Array.isArray(delta.tool_calls)) return;
     const list = state.toolCalls ?? [];
     state.toolCalls = list;
-    const tracked = state === choices.get(0);
     for (const piece of delta.tool_calls) {
       if (isRecord(piece) && slotOf(list, piece.index) >= 0) {
-        applyToolCall(list, piece, tracked, out);
+        applyToolCall(state.calls, list, piece, out);
       }
     }
   }
 
   /** Merges a piece of a tool call into the call with its `index`. */
   function applyToolCall(
+    calls: CallLog,
     list: ToolCallState[],
     piece: Record<string, unknown>,
-    tracked: boolean,
     out: StreamDelta[],
   ) {
     const { index, function: fn, ...fields } = piece;
@@ -199,25 +202,21 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
     const name = isRecord(fn) && typeof fn.name === "string" ? fn.name : "";
     let state = list[position];
     if (!state) {
-      state = { fields: {}, name, arguments: "", progress: jsonProgress() };
+      const call = calls.start(position, idOf(fields.id).id, name, out);
+      state = { fields: {}, name, arguments: "", progress: jsonProgress(), call };
       list[position] = state;
-      if (tracked) state.call = calls.start(position, idOf(fields.id).id, name, out);
     }
     // Id, type and name come once, in the first piece; a later empty one never erases them.
     for (const [key, value] of Object.entries(fields)) if (value) state.fields[key] = value;
     if (name) state.name = name;
-    if (state.call) {
-      state.call.id = idOf(state.fields.id).id;
-      state.call.name = state.name;
-    }
+    state.call.id = idOf(state.fields.id).id;
+    state.call.name = state.name;
     const text = isRecord(fn) && typeof fn.arguments === "string" ? fn.arguments : "";
     if (text === "") return;
     state.arguments += text;
     scanJson(state.progress, text);
-    if (state.call) {
-      out.push({ type: "tool-call-delta", index: state.call.index, arguments: text });
-      if (state.progress.state === "closed") calls.complete(state.call, out);
-    }
+    out.push({ type: "tool-call-delta", index: state.call.index, arguments: text });
+    if (state.progress.state === "closed") calls.complete(state.call, out);
   }
 
   return {
@@ -240,7 +239,7 @@ export function openaiStream(): OpenAIChatStreamAccumulator {
       };
     },
     get ready() {
-      return calls.ready;
+      return choices.get(0)?.calls.ready ?? 0;
     },
     get finished() {
       return choices.get(0)?.finish !== undefined;
@@ -254,19 +253,12 @@ function messageOf(state: ChoiceState): OpenAIChatAssistantMessage {
     content: state.content ?? null,
     refusal: state.refusal ?? null,
   };
-  if (state.toolCalls) message.tool_calls = cutAtFirstUnfinished(state).flatMap(toolCallOf);
+  // Cut (by the limit, a broken stream, or read mid-stream) at the first unfinished call: the
+  // dialect reads the last call of a cut-off turn as cut, and a call streamed interleaved after
+  // it would otherwise be read as whole and run after a call that never ran.
+  if (state.toolCalls)
+    message.tool_calls = upToCut(state.toolCalls, state.calls).flatMap(toolCallOf);
   return message;
-}
-
-/**
- * The calls of a choice whose stream broke off end at its first unfinished call: the dialect reads
- * the last call of a cut-off turn as cut, and calls streamed interleaved after an unfinished one
- * would be read as whole (blank arguments as `{}`). As if the output had stopped there.
- */
-function cutAtFirstUnfinished({ toolCalls = [], finish }: ChoiceState): ToolCallState[] {
-  if (finish !== undefined) return toolCalls;
-  const unfinished = toolCalls.findIndex((call) => call.progress.state !== "closed");
-  return unfinished < 0 ? toolCalls : toolCalls.slice(0, unfinished + 1);
 }
 
 function toolCallOf(state: ToolCallState): OpenAIChatToolCall[] {

@@ -31,6 +31,7 @@ import { type CallContext, type CallListeners, callContext } from "./context.js"
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
 import { isThenable, type Soon } from "./soon.js";
+import { type SpanTracer, toolTracer } from "./spans.js";
 import { traceCall } from "./tracing.js";
 import { turnCache } from "./turn-cache.js";
 
@@ -86,13 +87,14 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    */
   approve?: ApprovalPolicy;
   /**
-   * Reports each call — queued, validated, executed, answered — to a tracer: with
-   * `otelTracer(tracer)` from `ignite-element/tools/otel`, one OpenTelemetry GenAI
-   * `execute_tool {name}` span per call. See docs/telemetry.md.
+   * Reports each call — queued, validated, executed, answered — to a tracer: an OpenTelemetry
+   * `Tracer` as it is (`trace.getTracer("shop")`), or `otelTracer(tracer, options)` from
+   * `ignite-element/tools/otel`, makes one GenAI `execute_tool {name}` span per call; any other
+   * `ToolTracer` hears the units of work. See docs/telemetry.md.
    *
    * @default undefined — no spans, no cost
    */
-  tracer?: ToolTracer;
+  tracer?: ToolTracer | SpanTracer;
   /**
    * Which commands `toToolDefs` lists: `"available"`, the commands available now (the list
    * follows the state, for a host that reads it every turn), or `"declared"`, every declared
@@ -266,6 +268,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   | LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message> {
   checkComponent(component);
   const { timeoutMs, project } = checkOptions(options);
+  const tracer = options.tracer && toolTracer(options.tracer);
   const checked = withDefaults(options);
   const warn = onceEach(options.onWarning);
 
@@ -430,7 +433,6 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     const read = readCall(raw);
     if (!read.ok) return { outcome: read };
     const call = read.value;
-    const { tracer } = options;
     if (!tracer) return queued(call, invokeOptions, undefined);
     return traceCall(tracer, call, invokeOptions?.parent, (span) =>
       queued(call, invokeOptions, span),

@@ -105,11 +105,15 @@ export function gatingWarnings(
   }
 }
 
-/** A `tracer` option: a `ToolTracer`, not the OpenTelemetry `Tracer` it is made of. */
+/** A `tracer` option: a `ToolTracer`, or an OpenTelemetry `Tracer` as it is. */
 export function checkTracer(tracer: unknown): void {
-  if (typeof tracer !== "object" || tracer === null || !("start" in tracer)) {
+  const has = (method: string) =>
+    typeof tracer === "object" &&
+    tracer !== null &&
+    typeof Reflect.get(tracer, method) === "function";
+  if (!has("start") && !has("startSpan")) {
     misuse(
-      "tracer is not a ToolTracer: make one with otelTracer(tracer) from ignite-element/tools/otel",
+      "tracer is neither an OpenTelemetry Tracer (no startSpan method) nor a ToolTracer (no start method)",
     );
   }
 }

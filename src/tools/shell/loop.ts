@@ -15,12 +15,28 @@ import { newId } from "./ids.js";
 import type { CallLedger } from "./ledger.js";
 import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 import { ask } from "./loop-stream.js";
+import { type SpanTracer, toolTracer } from "./spans.js";
+
+/**
+ * The platform's own `AbortSignal` type — the DOM's or Node's, whichever the program has — or
+ * `AbortSignalLike` in a program with neither. Named through `globalThis` so this library's types
+ * need no DOM or Node types of their own.
+ */
+export type PlatformAbortSignal = typeof globalThis extends {
+  AbortSignal: { prototype: infer Signal extends AbortSignalLike };
+}
+  ? Signal
+  : AbortSignalLike;
+
+// The loop's own signal, when it was given none; every runtime this library supports has it.
+declare const AbortController: new () => { readonly signal: PlatformAbortSignal };
 
 /**
  * What the loop hands the application's model function each turn.
  *
  * @typeParam Signal - the type of the signal given to `runToolLoop`: `request.signal` is that very
- *   signal, so an SDK client takes it as it is (`client.chat.completions.create(body, { signal })`).
+ *   signal, so an SDK client takes it as it is (`client.chat.completions.create(body, { signal })`);
+ *   the platform's `AbortSignal` when the loop was given none.
  */
 export interface ModelRequest<ToolDefs, Message, Signal extends AbortSignalLike = AbortSignalLike> {
   /** The tools available in the component's state now. */
@@ -28,10 +44,12 @@ export interface ModelRequest<ToolDefs, Message, Signal extends AbortSignalLike 
   /** The conversation so far, in the dialect's message format. */
   messages: Message[];
   /**
-   * The loop's own `signal`: pass it to your client so aborting the loop also aborts the request
-   * in flight. `undefined` when the loop was given none.
+   * Always a signal, so it goes as it is into an SDK's optional `abortSignal?: AbortSignal` (even
+   * under `exactOptionalPropertyTypes`): the loop's own `signal`, so aborting the loop also
+   * aborts the request in flight, or, when the loop was given none, a signal of the loop's that
+   * never aborts.
    */
-  signal?: Signal | undefined;
+  signal: Signal;
   /** 1 for the first request. */
   turn: number;
 }
@@ -153,14 +171,14 @@ export interface ToolLoopOptions<
   leaseMs?: number;
   /**
    * Reports the run, each turn and each model request to a tracer, with the turn's calls (which
-   * the bridge's own `tracer` reports) under its turn: with `otelTracer(tracer)` from
-   * `ignite-element/tools/otel`, an `invoke_agent` span, a `turn {n}` span per turn and a
-   * `chat {model}` span per request. Give the same tracer to `igniteTools`. See
-   * docs/telemetry.md.
+   * the bridge's own `tracer` reports) under its turn: an OpenTelemetry `Tracer` as it is, or
+   * `otelTracer(tracer, options)` from `ignite-element/tools/otel`, makes an `invoke_agent` span,
+   * a `turn {n}` span per turn and a `chat {model}` span per request. Give the same tracer to
+   * `igniteTools`. See docs/telemetry.md.
    *
    * @default undefined — no spans
    */
-  tracer?: ToolTracer;
+  tracer?: ToolTracer | SpanTracer;
   /**
    * The model's name, for the spans: `gen_ai.request.model` and the span name `chat {model}`.
    *
@@ -322,7 +340,7 @@ export function runToolLoop<
   Message,
   Event,
   Streamed extends Response,
-  Signal extends AbortSignalLike = never,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 >(
   options: StreamingToolLoopOptions<
     S,
@@ -361,8 +379,8 @@ export function runToolLoop<
   ResultBlock,
   Message,
   Returned extends Response = Response,
-  // `never` when no signal is given: `request.signal` is then `undefined`, which every client takes.
-  Signal extends AbortSignalLike = never,
+  // When no signal is given, `request.signal` is the loop's own: a real AbortSignal.
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 >(
   options: ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>>;
@@ -391,7 +409,8 @@ export async function runToolLoop<
         Signal
       >,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
-  const { tools, maxTurns = 10, signal, onStep, tracer } = options;
+  const { tools, maxTurns = 10, signal, onStep } = options;
+  const tracer = options.tracer && toolTracer(options.tracer);
   // Who hears the calls' progress and log lines (`onProgress`, `onLog`), read once for the run.
   const { onProgress, onLog } = options;
   const listeners = onProgress || onLog ? { onProgress, onLog } : undefined;
@@ -428,12 +447,20 @@ export async function runToolLoop<
       : { stop, messages, steps, snapshot, response };
   };
 
+  // The overloads make `Signal` the platform's AbortSignal when none is given, which is what this
+  // is; the implementation's signature cannot see that.
+  const requestSignal = (signal ?? new AbortController().signal) as Signal;
   const first = from?.turn ?? 1;
   try {
     for (let turn = first; turn < first + maxTurns; turn++) {
       if (signal?.aborted) return end("aborted");
       turnSpan = tracer?.start({ kind: "turn", turn }, run);
-      const request = { tools: tools.toToolDefs(), messages: [...messages], signal, turn };
+      const request = {
+        tools: tools.toToolDefs(),
+        messages: [...messages],
+        signal: requestSignal,
+        turn,
+      };
       const chat = tracer?.start({ kind: "request", turn, model: modelName }, turnSpan);
       const context = {
         tools,

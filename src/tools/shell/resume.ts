@@ -12,6 +12,7 @@ import type { CallLedger } from "./ledger.js";
 import {
   lastSnapshot,
   type ModelRequest,
+  type PlatformAbortSignal,
   runToolLoop,
   startAt,
   stepOf,
@@ -19,6 +20,7 @@ import {
   type ToolLoopStep,
 } from "./loop.js";
 import type { ToolLoopState } from "./loop-state.js";
+import { type SpanTracer, toolTracer } from "./spans.js";
 
 /** Options of `resumeToolLoop`. */
 export interface ResumeToolLoopOptions<
@@ -58,7 +60,7 @@ export interface ResumeToolLoopOptions<
   /** The clock decisions' `expiresAt` and the leases are read with. @default Date.now */
   now?: () => number;
   /** As for `runToolLoop`: the resumed run, its turns, requests and calls, as one run. */
-  tracer?: ToolTracer;
+  tracer?: ToolTracer | SpanTracer;
   /** As for `runToolLoop`: the model's name on the spans. */
   modelName?: string;
   /** As for `runToolLoop`: the agent's name on the spans. */
@@ -91,11 +93,12 @@ export async function resumeToolLoop<
   Response,
   ResultBlock,
   Message,
-  Signal extends AbortSignalLike = never,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 >(
   options: ResumeToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Signal>,
 ): Promise<ToolLoopResult<S, E, Response, ResultBlock, Message>> {
-  const { tools, model, state, signal, onStep, tracer, modelName, agentName } = options;
+  const { tools, model, state, signal, onStep, modelName, agentName } = options;
+  const tracer = options.tracer && toolTracer(options.tracer);
   const { ledger, leaseMs } = options;
   const settling = {
     ...(ledger === undefined ? {} : { ledger }),

@@ -14,7 +14,13 @@ import addFormats from "ajv-formats";
 import { escapePointer, isRecord, setOwn } from "../core/json.js";
 import { err, ok } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
-import { declaredDefaults, defaultsProblem, fragment, withDefaults } from "./declared-defaults.js";
+import {
+  declaredDefaults,
+  defaultsProblem,
+  fragment,
+  resolveLocal,
+  withDefaults,
+} from "./declared-defaults.js";
 import {
   distinct,
   IS_NOT_ALLOWED,
@@ -30,6 +36,7 @@ import {
   type Draft,
   draftOf,
   eachSubschema,
+  malformedValue,
   unsupportedDraft,
   vocabularyProblem,
 } from "./vocabulary.js";
@@ -116,10 +123,13 @@ export function ajvValidator(adapterOptions: AjvValidatorOptions = {}): InputVal
     checkSchema(schema) {
       const draft = draftOf(schema);
       if (draft === undefined) return unsupportedDraft(schema);
-      const ajv = instance(draft);
       try {
-        if (!ajv.validateSchema(schema)) return ajv.errorsText(ajv.errors, { dataVar: "schema" });
-        return vocabularyProblem(schema, draft, { keywords }) ?? defaultsOf(schema, draft);
+        // The keywords first, as the cfworker adapter reads them: the same mistake, the same words.
+        const problem = vocabularyProblem(schema, draft, { keywords });
+        if (problem !== undefined) return problem;
+        const ajv = instance(draft);
+        if (!ajv.validateSchema(schema)) return metaSchemaProblem(schema, ajv.errors ?? []);
+        return defaultsOf(schema, draft);
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
@@ -133,6 +143,30 @@ export function ajvValidator(adapterOptions: AjvValidatorOptions = {}): InputVal
     },
   };
 }
+
+/**
+ * The first value of `schema` that ajv's meta-schema check refused, said as `malformedValue` says
+ * it: where, what, and every rule it broke there — alternatives when the meta-schema offers a
+ * choice (an `anyOf` or `oneOf`, whose own "must match a schema" adds nothing), so joined by "or".
+ */
+function metaSchemaProblem(schema: JsonSchema, errors: readonly ErrorObject[]): string {
+  const pointer = errors[0]?.instancePath ?? "";
+  const here = errors.filter((error) => error.instancePath === pointer);
+  const choice = here.some(({ keyword }) => CHOICES.includes(keyword));
+  const rules = here
+    .filter(
+      ({ keyword }) =>
+        here.length === 1 || !(CHOICES.includes(keyword) || keyword === "propertyNames"),
+    )
+    .map(({ keyword, params, propertyName, message }) => {
+      const rule = keyword === "enum" ? mustBeOneOf(params.allowedValues) : String(message);
+      return propertyName === undefined ? rule : `its key ${show(propertyName)} ${rule}`;
+    });
+  const must = [...new Set(rules)].join(choice ? ", or " : ", and ");
+  // A JSON Pointer as a URI fragment: a `%` in a name stays itself.
+  return malformedValue(pointer, resolveLocal(schema, `#${encodeURI(pointer)}`), must);
+}
+const CHOICES = ["anyOf", "oneOf"];
 
 // `multipleOf`, exact in decimal: ajv's own divides in binary floating point.
 const validate: SchemaValidateFunction = (divisor: number, value: number): boolean => {

@@ -6,6 +6,7 @@
  */
 import { escapePointer, isRecord } from "../core/json.js";
 import type { JsonSchema } from "../core/types.js";
+import { show } from "./issues.js";
 
 /** The JSON Schema drafts the adapters accept. */
 export type Draft = "2020-12" | "draft-07";
@@ -78,6 +79,35 @@ const SHAPES: Record<string, (value: unknown, draft: Draft) => boolean> = {
   o: isRecord,
 };
 
+// What a value of each shape letter must be, the end of the sentence that refuses one.
+const SCHEMA = "a schema (an object, or true or false)";
+const MUST: Record<string, string> = {
+  n: "a non-negative integer",
+  "#": "a number",
+  "+": "a number above 0",
+  s: "a string",
+  r: "a regular expression",
+  b: "true or false",
+  l: "an array",
+  q: "an array of strings",
+  t: `one of ${TYPES.map((name) => `"${name}"`).join(", ")}, or a non-empty array of them`,
+  "1": SCHEMA,
+  i: `${SCHEMA}, or in draft-07 an array of schemas`,
+  A: "a non-empty array of schemas",
+  M: "an object of schemas",
+  P: "an object of schemas keyed by regular expressions",
+  o: "an object",
+};
+
+/**
+ * A value of a schema its draft refuses, as a sentence: where it is (a JSON Pointer into the
+ * schema), the value itself, and what it must be (`must …`). Both adapters say it so.
+ */
+export function malformedValue(pointer: string, value: unknown, must: string): string {
+  const shown = show(value);
+  return `${pointer || "the schema"} is ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}: ${must}`;
+}
+
 /**
  * Calls `visit` on `schema` and every subschema in it — the values of the keywords that hold
  * schemas, never `const`, `enum`, `default` or `examples` data — with the path to it (read it
@@ -101,10 +131,15 @@ export function eachSubschema(
     const map = shape === "M" || shape === "P" || key === "dependencies";
     if (!many && !map) continue;
     path.push(key);
-    for (const name of many && !Array.isArray(value) ? [""] : Object.keys(value)) {
-      if (name) path.push(name);
-      eachSubschema(name ? Reflect.get(value, name) : value, visit, path, ancestors);
-      if (name) path.pop();
+    if (many && !Array.isArray(value)) eachSubschema(value, visit, path, ancestors);
+    else {
+      // Each key of a map is a name the application chose (`""` and `type` included), never a
+      // keyword: only the value under it is a schema.
+      for (const name of Object.keys(value)) {
+        path.push(name);
+        eachSubschema(Reflect.get(value, name), visit, path, ancestors);
+        path.pop();
+      }
     }
     path.pop();
   }
@@ -125,9 +160,10 @@ export interface VocabularyOptions {
 
 /**
  * The first keyword of `schema` that no validator would read, or whose value is malformed (the
- * meta-schema's rules, checked here for the library that has no meta-schema check of its own and
- * for the regular expressions ajv's leaves to compilation), as a sentence, or `undefined`. Keys starting with `x-` are the application's; the draft's keywords
- * (annotations included) and the `keywords` the application declared are allowed.
+ * meta-schema's rules, less its finer points, which ajv's meta-schema check adds), as a sentence,
+ * or `undefined`. Read first by both adapters, so a mistake is said the same way by either. Keys
+ * starting with `x-` are the application's; the draft's keywords (annotations included) and the
+ * `keywords` the application declared are allowed.
  */
 export function vocabularyProblem(
   schema: JsonSchema,
@@ -141,11 +177,12 @@ export function vocabularyProblem(
     for (const key of Object.keys(node)) {
       if (problem !== undefined || key.startsWith("x-") || keywords.includes(key)) continue;
       const code = KEYWORDS.get(key);
-      const test = SHAPES[code?.[0] ?? "*"];
+      const letter = code?.[0] ?? "*";
+      const test = SHAPES[letter];
       if (code === undefined || code[1] === other || unsupported.includes(key)) {
         problem = `unknown keyword ${where(key, path)} (yours: prefix it "x-" or list it in the validator's \`keywords\`)`;
       } else if (test && !test(node[key], draft)) {
-        problem = `keyword ${where(key, path)} cannot be ${JSON.stringify(node[key])?.slice(0, 80)}`;
+        problem = malformedValue(pointerOf([...path, key]), node[key], `must be ${MUST[letter]}`);
       }
     }
   });

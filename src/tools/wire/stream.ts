@@ -75,6 +75,8 @@ export interface StreamAccumulator<Event, Response> {
 export interface TrackedCall {
   /** Position among the turn's calls, in model order. */
   readonly index: number;
+  /** Its position in the list the response lists it in: blocks, tool calls, output items. */
+  readonly at: number;
   id: string | undefined;
   name: string;
   /** Its arguments are complete. */
@@ -84,9 +86,18 @@ export interface TrackedCall {
 /** The turn's tool calls in model order, and how many of them, from the first, are complete. */
 export interface CallLog {
   readonly ready: number;
-  /** A call the model began, keyed by the provider's own index or id for it. */
-  start(key: unknown, id: string | undefined, name: string, out: StreamDelta[]): TrackedCall;
-  get(key: unknown): TrackedCall | undefined;
+  /**
+   * The first call whose arguments are not complete, if any. A response read at this point — a
+   * stream that broke off, the output limit, or mid-stream — ends at that call (`upToCut`): the
+   * dialect answers it as cut, and the calls after it, which a provider may have streamed
+   * interleaved with it, are left out as if the output had stopped there. Calls run in the
+   * model's order, so none after a cut call ever runs.
+   */
+  readonly cut: TrackedCall | undefined;
+  /** A call the model began, at its position `at` in the list the response lists it in. */
+  start(at: number, id: string | undefined, name: string, out: StreamDelta[]): TrackedCall;
+  /** The call at position `at`, if one began there. */
+  get(at: number): TrackedCall | undefined;
   /** Marks a call complete and reports each call that became ready by it. */
   complete(call: TrackedCall | undefined, out: StreamDelta[]): void;
   /** Marks every call complete: the stream ended normally, so every argument text is final. */
@@ -96,7 +107,7 @@ export interface CallLog {
 /** A new, empty log of a turn's calls. */
 export function callLog(): CallLog {
   const calls: TrackedCall[] = [];
-  const byKey = new Map<unknown, TrackedCall>();
+  const byPosition = new Map<number, TrackedCall>();
   let ready = 0;
   // Calls run one at a time in the model's order, so only the complete prefix may start.
   const advance = (out: StreamDelta[]) => {
@@ -109,14 +120,18 @@ export function callLog(): CallLog {
     get ready() {
       return ready;
     },
-    start(key, id, name, out) {
-      const call: TrackedCall = { index: calls.length, id, name, complete: false };
+    get cut() {
+      // The complete calls are the first `ready`: the one after them is the first incomplete.
+      return calls[ready];
+    },
+    start(at, id, name, out) {
+      const call: TrackedCall = { index: calls.length, at, id, name, complete: false };
       calls.push(call);
-      byKey.set(key, call);
+      byPosition.set(at, call);
       out.push({ type: "tool-call-start", index: call.index, ...idOf(id), name });
       return call;
     },
-    get: (key) => byKey.get(key),
+    get: (at) => byPosition.get(at),
     complete(call, out) {
       if (call) call.complete = true;
       advance(out);
@@ -126,6 +141,17 @@ export function callLog(): CallLog {
       advance(out);
     },
   };
+}
+
+/**
+ * `list` (a response's blocks, tool calls or output items, in order) as a response read now lists
+ * it: up to and including the turn's first call whose arguments are not complete, nothing after
+ * it; the whole list when every call is complete. The one rule of every accumulator for a turn
+ * cut off, however the provider cut it.
+ */
+export function upToCut<Item>(list: readonly Item[], calls: CallLog): Item[] {
+  const { cut } = calls;
+  return cut === undefined ? [...list] : list.slice(0, cut.at + 1);
 }
 
 /** `{ id }` when there is one. */

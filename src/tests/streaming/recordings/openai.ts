@@ -128,6 +128,21 @@ export const chatCutTurn: ChatCompletionChunk[] = [
   ...finish("length"),
 ];
 
+/**
+ * Two parallel calls interleaved by `index`, the output limit reached while the first call's
+ * arguments are still open and after the second's have closed: `finish_reason: "length"`.
+ */
+export function chatInterleavedCutTurn(todo: string): ChatCompletionChunk[] {
+  return [
+    chunk({ role: "assistant", content: null, refusal: null }),
+    opens(0, "call_1", todo),
+    opens(1, "call_2", "increment"),
+    piece(0, '{"value":"buy oat'),
+    piece(1, '{"by":2}'),
+    ...finish("length"),
+  ];
+}
+
 /** The model's answer after the tools ran. */
 export const chatFinalTurn: ChatCompletionChunk[] = [
   chunk({ role: "assistant", content: "", refusal: null }),
