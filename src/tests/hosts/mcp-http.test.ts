@@ -231,7 +231,7 @@ describe("serveMcpHttp: sessions expire", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
     });
     expect(late).toEqual({ status: 404, body: rpcError(-32001, "Session not found") });
-  });
+  }, 30_000);
 });
 
 describe("serveMcpHttp: a client without a GET stream", () => {
