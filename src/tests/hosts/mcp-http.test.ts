@@ -9,6 +9,12 @@ import type { AgentComponent } from "ignite-element/tools";
 import { type McpHttpServer, serveMcpHttp } from "ignite-element/tools/mcp-http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+/**
+ * serveMcp's `offer` option (issue 22 §1), spread so that it type-checks before and after
+ * ServeMcpOptions declares it.
+ */
+const AVAILABLE = { offer: "available" } as const;
+
 const running: McpHttpServer[] = [];
 const clients: Client[] = [];
 afterEach(async () => {
@@ -237,7 +243,8 @@ describe("serveMcpHttp: sessions expire", () => {
 describe("serveMcpHttp: a client without a GET stream", () => {
   it("hears, on its next call's own stream and before the result, of a change made while it was not listening", async () => {
     const light = lamp();
-    const { url } = await serve(light.component);
+    // Listed by availability (serveMcp's `offer: "available"`), the tools change with the lamp.
+    const { url } = await serve(light.component, { port: 0, ...AVAILABLE });
     const { client } = await connect(url, { stream: false });
     const heard: string[] = [];
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
