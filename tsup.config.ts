@@ -6,7 +6,8 @@ import { buildEntries, loadEntrypoints } from "./scripts/entrypoints.mjs";
 export default defineConfig({
   entry: buildEntries(),
   format: ["esm", "cjs"],
-  dts: true,
+  // Declarations for the entrypoints; a command has nothing to import.
+  dts: { entry: buildEntries({ declared: true }) },
   sourcemap: true,
   clean: true,
   treeshake: true,

@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 import { loadEntrypoints } from "./scripts/entrypoints.mjs";
 
 const root = fileURLToPath(new URL("./", import.meta.url));
-const { entrypoints, internal } = loadEntrypoints();
+const { entrypoints, internal, bins } = loadEntrypoints();
 
 export default defineConfig({
   // Tests, examples and doc snippets import the package by its public name, as users do; the
@@ -23,6 +23,8 @@ export default defineConfig({
   test: {
     include: ["src/tests/**/*.test.ts", "examples/**/*.test.ts", "demo/**/*.test.ts"],
     environment: "node",
+    // The package packed once for the tests that install it as an application does.
+    globalSetup: ["src/tests/setup/pack.ts", "src/tests/setup/node22.ts"],
     typecheck: {
       enabled: true,
       include: ["src/tests/types/**/*.test.ts"],
@@ -31,7 +33,9 @@ export default defineConfig({
     coverage: {
       provider: "v8",
       include: ["src/tools/**"],
-      exclude: ["src/tests/**"],
+      // A command runs in processes of its own, built from the packed package: its tests
+      // (src/tests/hosts/ignite-mcp.test.ts) exercise it there, out of this process's reach.
+      exclude: ["src/tests/**", ...bins.map(({ source }) => source)],
       reporter: ["text", "html", "lcov"],
       reportsDirectory: "coverage",
       thresholds: {

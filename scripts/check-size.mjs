@@ -63,7 +63,9 @@ export async function measureSizes({ allFromSrc = false } = {}) {
     const file = fileOf(entry);
     const name = `ignite-element${entry.subpath.slice(1)}`;
     try {
-      const size = entry === core ? coreSize : await bundle({ entryPoints: [file] }, library);
+      // A Node-only entry leaves Node's built-ins external, as Node provides them.
+      const options = entry.platform === "node" ? { ...library, platform: "node" } : library;
+      const size = entry === core ? coreSize : await bundle({ entryPoints: [file] }, options);
       const row = {
         entry: name,
         file: relative(ROOT, file),
@@ -75,7 +77,7 @@ export async function measureSizes({ allFromSrc = false } = {}) {
       if (entry !== core) {
         // What the entry adds to an app that already imports the core: gzip(both) - gzip(core).
         const contents = `export * from ${JSON.stringify(fileOf(core))};\nexport * from ${JSON.stringify(file)};`;
-        const both = await bundle({ stdin: { contents, resolveDir: ROOT, loader: "js" } }, library);
+        const both = await bundle({ stdin: { contents, resolveDir: ROOT, loader: "js" } }, options);
         row.added = both.gzip - coreSize.gzip;
       }
       rows.push(row);

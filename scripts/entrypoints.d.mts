@@ -21,9 +21,18 @@ export interface BrowserBundle {
   budget: number;
   forbid: string[];
 }
+/** A command package.json `bin` names, built from `source` to `dist/<out>.js`. */
+export interface Command {
+  name: string;
+  source: string;
+  out: string;
+  peers?: Record<string, string>;
+}
 export function loadEntrypoints(): {
   entrypoints: Entrypoint[];
   internal: InternalModule[];
   bundles: BrowserBundle[];
+  bins: Command[];
 };
-export function buildEntries(): Record<string, string>;
+/** Every source tsup builds, keyed by output path; `declared: true` leaves out the commands. */
+export function buildEntries(options?: { declared?: boolean }): Record<string, string>;

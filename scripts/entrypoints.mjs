@@ -1,11 +1,13 @@
-// Everything package.json and tsconfig.json say about entrypoints, derived from entrypoints.json.
+// Everything package.json and the tsconfigs say about entrypoints, derived from entrypoints.json.
 //
 //   node scripts/entrypoints.mjs          check: exit 1 when package.json or tsconfig.json differ
 //   node scripts/entrypoints.mjs --write  write the derived fields into both files
 //
 // Derived: package.json `exports`, `typesVersions` (types under moduleResolution node10),
-// `imports` (the internal, condition-chosen modules), `peerDependencies` + `peerDependenciesMeta`
-// for each entrypoint's optional peers; tsconfig.json `compilerOptions.paths`.
+// `imports` (the internal, condition-chosen modules), `bin` (the commands), `peerDependencies` +
+// `peerDependenciesMeta` for each entrypoint's optional peers; tsconfig.json
+// `compilerOptions.paths`; tsconfig.tools.json `exclude` (the Node-only sources, which its
+// Node-free type check cannot compile).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -16,7 +18,7 @@ const read = (file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
 
 /** The list, with each entry's output path under dist/ (without extension). */
 export function loadEntrypoints() {
-  const { entrypoints, internal, bundles = [] } = read("entrypoints.json");
+  const { entrypoints, internal, bundles = [], bins = [] } = read("entrypoints.json");
   const withOut = entrypoints.map((entry) => ({ ...entry, out: outOf(entry.subpath) }));
   const modules = internal.map((item) => {
     // Conditions that share a source (`browser` and `worker`) share one built file, named after
@@ -36,7 +38,8 @@ export function loadEntrypoints() {
       ),
     };
   });
-  return { entrypoints: withOut, internal: modules, bundles };
+  const commands = bins.map((item) => ({ ...item, out: `bin/${item.name}` }));
+  return { entrypoints: withOut, internal: modules, bundles, bins: commands };
 }
 
 /** `./tools` → `tools/index`, `./tools/openai` → `tools/openai`. */
@@ -45,13 +48,14 @@ function outOf(subpath) {
   return path.includes("/") ? path : `${path}/index`;
 }
 
-/** Every source tsup builds, keyed by output path. */
-export function buildEntries() {
-  const { entrypoints, internal } = loadEntrypoints();
+/** Every source tsup builds, keyed by output path; `declared: true` leaves out the commands. */
+export function buildEntries({ declared = false } = {}) {
+  const { entrypoints, internal, bins } = loadEntrypoints();
   const entry = Object.fromEntries(entrypoints.map(({ out, source }) => [out, source]));
   for (const item of internal) {
     for (const { out, source } of Object.values(item.conditions)) entry[out] = source;
   }
+  if (!declared) for (const { out, source } of bins) entry[out] = source;
   return entry;
 }
 
@@ -60,9 +64,9 @@ const formats = (out) => ({
   require: { types: `./dist/${out}.d.cts`, default: `./dist/${out}.cjs` },
 });
 
-/** The fields of package.json and tsconfig.json the list decides. */
+/** The fields of package.json and the tsconfigs the list decides. */
 export function derived() {
-  const { entrypoints, internal } = loadEntrypoints();
+  const { entrypoints, internal, bins } = loadEntrypoints();
   const exports = Object.fromEntries(
     entrypoints.map(({ subpath, out }) => [subpath, formats(out)]),
   );
@@ -83,8 +87,9 @@ export function derived() {
       ),
     ]),
   );
+  const bin = Object.fromEntries(bins.map(({ name, out }) => [name, `./dist/${out}.js`]));
   const peers = {};
-  for (const { peers: declared = {} } of entrypoints) Object.assign(peers, declared);
+  for (const { peers: declared = {} } of [...entrypoints, ...bins]) Object.assign(peers, declared);
   const peerMeta = Object.fromEntries(Object.keys(peers).map((name) => [name, { optional: true }]));
   const paths = Object.fromEntries(
     entrypoints.map(({ subpath, source }) => [
@@ -93,25 +98,32 @@ export function derived() {
     ]),
   );
   for (const item of internal) paths[item.import] = [`./${item.conditions.default.source}`];
-  return { exports, typesVersions, imports, peers, peerMeta, paths };
+  const nodeOnly = [...entrypoints.filter((entry) => entry.platform === "node"), ...bins].map(
+    ({ source }) => source,
+  );
+  return { exports, typesVersions, imports, bin, peers, peerMeta, paths, nodeOnly };
 }
 
 function sync(write) {
   const pkg = read("package.json");
   const tsconfig = read("tsconfig.json");
+  const toolsTsconfig = read("tsconfig.tools.json");
   const want = derived();
   const fields = [
     [pkg, "exports", want.exports],
     [pkg, "typesVersions", want.typesVersions],
     [pkg, "imports", want.imports],
+    [pkg, "bin", Object.keys(want.bin).length ? want.bin : undefined],
     [pkg, "peerDependencies", Object.keys(want.peers).length ? want.peers : undefined],
     [pkg, "peerDependenciesMeta", Object.keys(want.peerMeta).length ? want.peerMeta : undefined],
     [tsconfig.compilerOptions, "paths", want.paths],
+    [toolsTsconfig, "exclude", want.nodeOnly.length ? want.nodeOnly : undefined],
   ];
   const stale = fields.filter(
     ([owner, key, value]) => JSON.stringify(owner[key]) !== JSON.stringify(value),
   );
-  for (const { source } of loadEntrypoints().entrypoints) {
+  const { entrypoints, bins } = loadEntrypoints();
+  for (const { source } of [...entrypoints, ...bins]) {
     if (!existsSync(join(ROOT, source))) {
       console.error(`entrypoints.json: ${source} does not exist`);
       process.exitCode = 1;
@@ -124,12 +136,14 @@ function sync(write) {
     }
     writeFileSync(join(ROOT, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
     writeFileSync(join(ROOT, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
+    writeFileSync(join(ROOT, "tsconfig.tools.json"), `${JSON.stringify(toolsTsconfig, null, 2)}\n`);
     // The formatter owns the layout (short arrays on one line), so a write leaves no format diff.
-    execFileSync("npx", ["biome", "format", "--write", "package.json", "tsconfig.json"], {
+    const written = ["package.json", "tsconfig.json", "tsconfig.tools.json"];
+    execFileSync("npx", ["biome", "format", "--write", ...written], {
       cwd: ROOT,
       stdio: "ignore",
     });
-    console.log("entrypoints: package.json and tsconfig.json written from entrypoints.json");
+    console.log(`entrypoints: ${written.join(", ")} written from entrypoints.json`);
     return;
   }
   if (stale.length > 0) {
@@ -139,7 +153,7 @@ function sync(write) {
     process.exitCode = 1;
     return;
   }
-  console.log(`entrypoints: package.json and tsconfig.json match entrypoints.json`);
+  console.log(`entrypoints: package.json and the tsconfigs match entrypoints.json`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

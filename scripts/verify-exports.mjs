@@ -222,6 +222,36 @@ try {
   writeFileSync(join(consumer, "cjs-check.cjs"), `${assertHelper()}\n${cjs}\n`);
   check("CJS require", () => run(process.execPath, ["cjs-check.cjs"], consumer));
 
+  // --- (2b) the commands, run from the installed tarball ----------------------
+  // Each command answers --help, and ignite-mcp serves a module's component over stdio to the
+  // SDK's Client, started from the consumer's node_modules/.bin as npx would.
+  for (const { name } of loadEntrypoints().bins) {
+    check(
+      `bin ${name} --help`,
+      () => run(join(consumer, "node_modules", ".bin", name), ["--help"], consumer).split("\n")[0],
+    );
+  }
+  writeFileSync(
+    join(consumer, "lamp.mjs"),
+    `export default { getSchema: () => ({ commands: { toggle: { description: "Switch the lamp." } } }), execute: () => ({ state: true, events: [] }) };\n`,
+  );
+  writeFileSync(
+    join(consumer, "bin-check.mjs"),
+    `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const client = new Client({ name: "verify", version: "1.0.0" });
+await client.connect(new StdioClientTransport({ command: "node_modules/.bin/ignite-mcp", args: ["./lamp.mjs"] }));
+const { tools } = await client.listTools();
+const called = await client.callTool({ name: "toggle", arguments: {} });
+await client.close();
+if (tools.map((tool) => tool.name).join() !== "toggle" || called.isError) throw new Error("not served: " + JSON.stringify({ tools, called }));
+console.log("ignite-mcp: lamp.mjs served over stdio, toggle listed and called");
+`,
+  );
+  check("bin ignite-mcp serves a module's component over stdio", () =>
+    run(process.execPath, ["bin-check.mjs"], consumer),
+  );
+
   // --- (3) TypeScript types (NodeNext + Bundler) ----------------------------
   // One file per entrypoint: two subpaths may export the same name.
   const typeFiles = entries.map(([spec, { values, objects, types, peers: own }], i) => {

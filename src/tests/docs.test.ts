@@ -3,9 +3,9 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEntrypoints } from "../../scripts/entrypoints.mjs";
-import { makeConsumer, packageOf } from "./docs/consumer.js";
+import { packageOf } from "./docs/imports.js";
 import {
   instrumented,
   type PromisedOutput,
@@ -14,6 +14,7 @@ import {
   sameOutput,
   snippetsOf,
 } from "./docs/snippets.js";
+import { projectWith } from "./setup/packed.js";
 
 // Every ```ts block of the README and docs/ is a complete ES module that a reader copies into a
 // fresh project. So each is compiled against the packed tarball installed in one, under the
@@ -91,9 +92,15 @@ let consumer = "";
 
 beforeAll(() => {
   const imports = importsOf(snippets);
+  // Every entrypoint's optional peer too: a snippet's import of an entrypoint loads its peer.
+  const optionalPeers = loadEntrypoints().entrypoints.flatMap(({ peers }) =>
+    Object.keys(peers ?? {}),
+  );
   // DOCS_CONSUMER names a project made by an earlier run, to iterate on a page without packing
   // again; it is kept afterwards.
-  consumer = process.env.DOCS_CONSUMER ?? makeConsumer(root, [...new Set(imports)]);
+  consumer =
+    process.env.DOCS_CONSUMER ??
+    projectWith(inject("tarball"), [...imports, ...optionalPeers, "@types/node"]);
   for (const snippet of snippets) {
     writeFileSync(join(consumer, `${snippet.name}.ts`), `${snippet.source}\nexport {};\n`);
   }

@@ -108,31 +108,52 @@ export function serveMcp<S, E extends RuntimeEvent>(
   const { validator } = withDefaults(options);
   const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
 
-  // The tool list the client was last given or told about, and its JSON: a change is announced
-  // once. Read now, so a malformed schema is a TypeError here rather than at the client's first
-  // list.
+  // The tool list the client was last given or told about (`known`), and the one it surely has
+  // (`seen`): one it listed, or a change announced on one of its own calls. The server's own
+  // notifications need a stream the client may not hold (on Streamable HTTP, its GET stream), so
+  // a change sent there may never arrive: the client's next call announces it again, on the
+  // call's own stream. Read now, so a malformed schema is a TypeError here rather than at the
+  // client's first list.
   let knownDefs = bridge.toToolDefs();
   let known = JSON.stringify(knownDefs);
+  let seenDefs = knownDefs;
+  let seen = known;
   let detached = false;
 
-  /** Announces the tool list if it differs from the one the client knows, through `send`. */
-  const announce = async (send: (notification: ServerNotification) => Promise<void>) => {
-    let defs: typeof knownDefs;
+  /** The tools offered now, or `undefined` when getSchema() throws (each call reports it). */
+  const current = () => {
     try {
-      defs = bridge.toToolDefs();
+      return bridge.toToolDefs();
     } catch {
-      return; // getSchema() threw: each call reports it; there is no new list to announce
+      return undefined;
     }
-    // The bridge gives the same definitions exactly while nothing changed: after most calls,
-    // nothing to write out and compare.
-    if (defs === knownDefs || detached) return;
+  };
+
+  // A notification that cannot be sent (no client connected yet, or gone) is nobody's error: a
+  // client that connects later lists the tools as they are then.
+
+  /** Announces the tool list as the server's own notification if it differs from `known`. */
+  const announce = async () => {
+    const defs = current();
+    // The bridge gives the same definitions exactly while nothing changed: nothing to write out
+    // and compare.
+    if (defs === undefined || defs === knownDefs || detached) return;
     knownDefs = defs;
     const now = JSON.stringify(defs);
     if (now === known) return;
     known = now;
-    // A notification that cannot be sent (no client connected yet, or gone) is nobody's error:
-    // a client that connects later lists the tools as they are then.
-    await send(LIST_CHANGED).catch(() => undefined);
+    await server.sendToolListChanged().catch(() => undefined);
+  };
+
+  /** Announces the tool list on a call's own stream if it differs from `known` or `seen`. */
+  const announceTo = async (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
+    const defs = current();
+    if (defs === undefined || detached || (defs === knownDefs && defs === seenDefs)) return;
+    const now = JSON.stringify(defs);
+    const news = now !== known || now !== seen;
+    seenDefs = knownDefs = defs;
+    seen = known = now;
+    if (news) await extra.sendNotification(LIST_CHANGED).catch(() => undefined);
   };
 
   // The level each session asked for with logging/setLevel (the session id is undefined on
@@ -169,16 +190,17 @@ export function serveMcp<S, E extends RuntimeEvent>(
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
     const tools = bridge.toToolDefs();
-    if (tools !== knownDefs) {
-      knownDefs = tools;
-      known = JSON.stringify(tools);
+    if (tools !== seenDefs) {
+      seenDefs = knownDefs = tools;
+      seen = known = JSON.stringify(tools);
     }
     return tools;
   });
 
-  // Calls being answered now. A change while one runs is announced when it is answered, on its
-  // request: on Streamable HTTP that is the call's own stream, which needs no other stream open,
-  // and the client hears of the change before it reads the result.
+  // Calls being answered now. A change while one runs, or one the client may have missed, is
+  // announced when it is answered, on its request: on Streamable HTTP that is the call's own
+  // stream, which needs no other stream open, and the client hears of the change before it reads
+  // the result.
   let running = 0;
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -196,11 +218,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
       running -= 1;
     }
     // A cancelled request's stream may be gone: its change goes out like any other.
-    await announce(
-      extra.signal.aborted
-        ? () => server.sendToolListChanged()
-        : (notification) => extra.sendNotification(notification),
-    );
+    await (extra.signal.aborted ? announce() : announceTo(extra));
     // One tools/call is one call, so there is exactly one answer.
     const [answer] = answers;
     return answer === undefined ? NO_ANSWER : declared(answer);
@@ -215,7 +233,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
     void Promise.resolve().then(() => {
       scheduled = false;
       if (running > 0) return undefined; // announced when the call is answered
-      return announce(() => server.sendToolListChanged());
+      return announce();
     });
   };
   const unsubscribe = component.subscribe?.(changed);

@@ -1,0 +1,289 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { projectWith } from "../setup/packed.js";
+import { node22 } from "./node22.js";
+
+// `ignite-mcp` as a host runs it: from the packed package installed in a project outside this
+// repository, started from yet another directory, with the commands docs/serving.md gives.
+const root = join(import.meta.dirname, "../../..");
+const docs = readFileSync(join(root, "docs/serving.md"), "utf8");
+const PLACEHOLDER = "/path/to/your-project";
+const inspector = join(
+  root,
+  "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+);
+
+/** The fenced block of docs/serving.md whose info string is `info`. */
+function block(info: string): string {
+  const found = docs.match(new RegExp(`\`\`\`${info}\\n([\\s\\S]*?)\`\`\``));
+  if (found?.[1] === undefined) throw new Error(`docs/serving.md has no \`\`\`${info} block`);
+  return found[1];
+}
+
+interface Launch {
+  command: string;
+  args: string[];
+}
+
+/** The command each host configuration of docs/serving.md starts. */
+const HOSTS: Record<string, () => Launch> = {
+  "Claude Desktop": () => JSON.parse(block("json claude-desktop")).mcpServers.thermostat,
+  "Claude Code": () => {
+    const [add, launch = ""] = block("sh claude-code").trim().split(" -- ");
+    expect(add).toBe("claude mcp add thermostat");
+    const [command = "", ...args] = launch.split(/\s+/);
+    return { command, args };
+  },
+  Cursor: () => JSON.parse(block("json cursor")).mcpServers.thermostat,
+  "VS Code": () => {
+    const { type, ...launch } = JSON.parse(block("json vscode")).servers.thermostat;
+    expect(type).toBe("stdio");
+    return launch;
+  },
+};
+
+let project: string;
+let elsewhere: string;
+let bin: string;
+const run = promisify(execFile);
+
+beforeAll(() => {
+  project = projectWith(inject("tarball"), ["@modelcontextprotocol/sdk"]);
+  writeFileSync(join(project, "thermostat.js"), block("js thermostat.js"));
+  elsewhere = mkdtempSync(join(tmpdir(), "a-host-"));
+  bin = join(project, "node_modules/.bin/ignite-mcp");
+}, 600_000);
+
+afterAll(() => {
+  rmSync(elsewhere, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+});
+
+/** The SDK's Client over stdio, the server started as `launch` says, from `elsewhere`. */
+async function stdioClient(launch: Launch) {
+  const client = new Client({ name: "host", version: "1.0.0" });
+  const args = launch.args.map((arg) => arg.replaceAll(PLACEHOLDER, project));
+  await client.connect(
+    new StdioClientTransport({ command: launch.command, args, cwd: elsewhere, stderr: "pipe" }),
+  );
+  return client;
+}
+
+const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+
+describe("ignite-mcp in the host configurations of docs/serving.md", () => {
+  it.each(Object.keys(HOSTS))(
+    "starts from the %s configuration in another directory and serves the thermostat over stdio",
+    async (host) => {
+      const client = await stdioClient(HOSTS[host]?.() ?? { command: "", args: [] });
+      try {
+        expect(client.getServerVersion()?.name).toBe("thermostat");
+        expect(await names(client)).toEqual(expect.arrayContaining(["setTarget", "startHeating"]));
+        const set = await client.callTool({ name: "setTarget", arguments: { value: 22 } });
+        expect(set.structuredContent).toEqual({
+          snapshot: { target: 22, heating: false },
+          events: [],
+        });
+        // The gate holds whichever commands are listed: stopping is refused until heating starts.
+        const early = await client.callTool({ name: "stopHeating", arguments: {} });
+        await client.callTool({ name: "startHeating", arguments: {} });
+        const stopped = await client.callTool({ name: "stopHeating", arguments: {} });
+        expect([early.isError, stopped.isError]).toEqual([true, undefined]);
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
+});
+
+describe("ignite-mcp on the command line", () => {
+  /** Runs the installed command from `elsewhere`: its exit code and output. */
+  function ignite(...args: string[]) {
+    const child = spawn(bin, args, { cwd: elsewhere });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      child.once("close", (code) => resolve({ code, stdout, stderr })),
+    );
+  }
+
+  it("prints its usage with --help", async () => {
+    const { code, stdout } = await ignite("--help");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: ignite-mcp <module> \[options\]\n/);
+    expect(stdout).toContain("--http <port>");
+    expect(stdout).toContain("--offer <which>");
+  });
+
+  it("refuses a module without a component in one line, naming what it exports, with exit code 1", async () => {
+    writeFileSync(
+      join(elsewhere, "helpers.mjs"),
+      "export const celsius = 20;\nexport default 42;\n",
+    );
+
+    const { code, stdout, stderr } = await ignite("./helpers.mjs");
+
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        'ignite-mcp: ./helpers.mjs exports no component: expected a default export or an export named "component" with getSchema() and execute() (it exports celsius, default).\n',
+    });
+  });
+
+  it("serves an export named component when there is no default one", async () => {
+    writeFileSync(
+      join(elsewhere, "named.mjs"),
+      'export const component = { getSchema: () => ({ commands: { ping: { description: "Ping." } } }), execute: () => ({ state: "pong", events: [] }) };\n',
+    );
+    const client = await stdioClient({ command: bin, args: ["./named.mjs"] });
+    try {
+      expect(await names(client)).toEqual(["ping"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a wrong command line in one line, with exit code 2", async () => {
+    const offer = await ignite(join(project, "thermostat.js"), "--offer", "all");
+    const port = await ignite(join(project, "thermostat.js"), "--http", "web");
+    const none = await ignite();
+
+    expect([offer, port, none].map(({ code, stderr }) => ({ code, stderr }))).toEqual([
+      { code: 2, stderr: 'ignite-mcp: --offer takes "available" or "declared", not "all".\n' },
+      { code: 2, stderr: 'ignite-mcp: --http takes a port number (0 to 65535), not "web".\n' },
+      {
+        code: 2,
+        stderr: "ignite-mcp: expected one module to serve. Run ignite-mcp --help for usage.\n",
+      },
+    ]);
+  });
+
+  it("passes --offer to serveMcp: every declared command listed, or only those available now", async () => {
+    const listed: Record<string, string[]> = {};
+    for (const offer of ["declared", "available"]) {
+      const client = await stdioClient({
+        command: bin,
+        args: [join(project, "thermostat.js"), "--offer", offer],
+      });
+      try {
+        listed[offer] = await names(client);
+      } finally {
+        await client.close();
+      }
+    }
+
+    expect(listed).toEqual({
+      declared: ["setTarget", "startHeating", "stopHeating"],
+      available: ["setTarget", "startHeating"],
+    });
+  });
+
+  it("exits when the host closes its stdin", async () => {
+    const child = spawn(bin, [join(project, "thermostat.js")], { cwd: elsewhere });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+
+    child.stdin.end();
+
+    expect(await exited).toBe(0);
+  });
+});
+
+/** Starts `ignite-mcp … --http 0` and resolves with the endpoint it prints. */
+async function serveHttp(): Promise<{ url: URL; child: ChildProcess }> {
+  const child = spawn(bin, [join(project, "thermostat.js"), "--http", "0"], { cwd: elsewhere });
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout.setEncoding("utf8");
+    child.stdout.once("data", resolve);
+    child.once("exit", (code) => reject(new Error(`ignite-mcp exited ${code}`)));
+  });
+  const found = line.match(/at (http:\S+)/)?.[1];
+  if (found === undefined) throw new Error(`no URL in ${JSON.stringify(line)}`);
+  return { url: new URL(found), child };
+}
+
+describe("ignite-mcp --http", () => {
+  it("serves over Streamable HTTP, refuses a request under another Host, and stops on SIGTERM", async () => {
+    const { url, child } = await serveHttp();
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    expect(url.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: "host", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    expect(await names(client)).toEqual(expect.arrayContaining(["setTarget", "startHeating"]));
+    await client.close();
+
+    const status = await new Promise((resolve, reject) => {
+      request(url, { method: "POST", headers: { Host: "evil.example.com" } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      })
+        .on("error", reject)
+        .end("{}");
+    });
+    child.kill("SIGTERM");
+
+    expect(status).toBe(403);
+    expect(await exited).toBe(0);
+  });
+});
+
+describe("the MCP Inspector's CLI against ignite-mcp", () => {
+  /** The Inspector's `--cli` mode, under the Node 22 it requires; its JSON answer. */
+  async function inspect(...args: string[]): Promise<unknown> {
+    const { stdout } = await run(node22(), [inspector, "--cli", ...args], {
+      cwd: elsewhere,
+      timeout: 60_000,
+    });
+    return JSON.parse(stdout);
+  }
+
+  it("lists the tools over stdio", async () => {
+    const listed = await inspect(bin, join(project, "thermostat.js"), "--method", "tools/list");
+
+    expect(listed).toMatchObject({
+      tools: expect.arrayContaining([
+        expect.objectContaining({
+          name: "setTarget",
+          inputSchema: expect.objectContaining({ properties: { value: expect.anything() } }),
+        }),
+        expect.objectContaining({ name: "startHeating" }),
+      ]),
+    });
+  }, 60_000);
+
+  it("calls a tool over Streamable HTTP", async () => {
+    const { url, child } = await serveHttp();
+    try {
+      const called = await inspect(
+        url.href,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "setTarget",
+        "--tool-arg",
+        "value=22",
+      );
+
+      expect(called).toMatchObject({
+        structuredContent: { snapshot: { target: 22, heating: false }, events: [] },
+      });
+    } finally {
+      child.kill("SIGTERM");
+    }
+  }, 60_000);
+});
