@@ -62,6 +62,7 @@ export { buildManifest, resolveCall } from "./shell/defaults.js";
 export {
   type CallLedger,
   type LedgerEntry,
+  type LedgerLease,
   type MemoryLedger,
   memoryLedger,
   type RecordedOutcome,

@@ -20,7 +20,7 @@ import type {
 } from "../core/types.js";
 import { contentKey } from "../validation/cache.js";
 import { toJsonValue } from "../wire/result-text.js";
-import type { CallLedger, LedgerEntry, RecordedOutcome } from "./ledger.js";
+import type { CallLedger, LedgerEntry, LedgerLease, RecordedOutcome } from "./ledger.js";
 
 // WebCrypto and TextEncoder exist in Node 20, browsers and workers; the neutral build declares
 // only the part it uses instead of depending on a runtime's type library.
@@ -209,7 +209,7 @@ export async function guard<S, E extends RuntimeEvent>(
   if (!ledger) return { route, outcome: await execute() };
   // Intent before execute: once this is recorded the call never runs again, even if the process
   // dies before its outcome is.
-  if (!(await ledger.begin(digest))) {
+  if (!(await ledger.begin(digest, lease()))) {
     return { outcome: replay((await ledger.get(digest)) ?? STARTED, route.command, called) };
   }
   const outcome = await execute();
@@ -217,7 +217,13 @@ export async function guard<S, E extends RuntimeEvent>(
   return { route, outcome };
 }
 
-const STARTED: LedgerEntry = { status: "started" };
+/** An entry that vanished between `begin` and `get`: treated as started by someone else. */
+export const STARTED: LedgerEntry = { status: "started", holder: "", until: 0 };
+
+// Placeholder until the shell holds and renews leases (issue 24 §1, done on another branch): this
+// process's holder id, and a lease long enough for a call to run.
+const HOLDER = Math.random().toString(36).slice(2);
+export const lease = (): LedgerLease => ({ holder: HOLDER, until: Date.now() + 60_000 });
 
 /** The policy's verdict; a policy that throws, rejects or answers nonsense denies. */
 async function ask(

@@ -19,9 +19,11 @@ import {
   type ApprovalDecision,
   ApprovalError,
   callDigest,
+  lease,
   type PendingCall,
   recordOutcome,
   replay,
+  STARTED,
   withApprovals,
 } from "./approval.js";
 import type { DialectToolBridge, ToolCallAnswer } from "./bridge.js";
@@ -172,13 +174,8 @@ async function refuse<S, E extends RuntimeEvent>(
 ): Promise<Result<Observation<S, E>, ToolError>> {
   const called = pending.toolName ?? pending.command;
   const outcome = err(denied(pending.command, reason ?? "a person declined it", called));
-  if (await ledger.begin(pending.digest)) await ledger.finish(pending.digest, outcome);
-  else
-    return replay(
-      (await ledger.get(pending.digest)) ?? { status: "started" },
-      pending.command,
-      called,
-    );
+  if (await ledger.begin(pending.digest, lease())) await ledger.finish(pending.digest, outcome);
+  else return replay((await ledger.get(pending.digest)) ?? STARTED, pending.command, called);
   return outcome;
 }
 

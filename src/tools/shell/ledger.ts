@@ -12,46 +12,49 @@ import type { Observation, ToolError } from "../core/types.js";
  */
 export type RecordedOutcome = Result<Observation, ToolError>;
 
+/** Who holds a started call, and until when (ms since the epoch); renewed while `execute` runs. */
+export interface LedgerLease {
+  readonly holder: string;
+  readonly until: number;
+}
+
 /**
- * One call in the ledger: `started` once its `execute` may have begun, `answered` once its outcome
- * is known. A call found `started` without an outcome is never executed again: it may have taken
- * effect before the process died.
+ * One call in the ledger: `started` once its `execute` may have begun (with the lease of the
+ * process running it), `answered` once its outcome is known. A call found `started` without an
+ * outcome is never executed again: it may have taken effect before the process died.
  */
 export type LedgerEntry =
-  | { readonly status: "started" }
+  | { readonly status: "started"; readonly holder: string; readonly until: number }
   | { readonly status: "answered"; readonly outcome: RecordedOutcome };
 
 /**
- * Where the shell records each call it runs, keyed by the call's binding digest (its id, command
- * and validated input). Backed by a real store, `begin` must be durable before it returns — and
- * atomic (insert if absent), so two processes resuming the same state cannot both run a call.
- *
- * @example
- * ```ts
- * // A ledger in a SQL table with a primary key on `key`.
- * const ledger: CallLedger = {
- *   get: async (key) => rowToEntry(await db.get("select * from ledger where key = ?", key)),
- *   begin: async (key) =>
- *     (await db.run("insert or ignore into ledger (key, status) values (?, 'started')", key))
- *       .changes === 1,
- *   finish: async (key, outcome) => {
- *     await db.run("update ledger set status = 'answered', outcome = ? where key = ?",
- *       JSON.stringify(outcome), key);
- *   },
- * };
- * ```
+ * Where the shell records each call it runs, keyed by the call's binding digest (already scoped to
+ * the run; a backend may prefix it). Backed by a real store, `begin` must be durable before it
+ * returns — and atomic, so two processes resuming the same state cannot both run a call. Every
+ * method may reject when the store is down: the shell answers the call `ExecuteFailed`. A ledger
+ * never closes the application's connection. `ignite-element/tools/ledger-redis` and
+ * `ignite-element/tools/ledger-postgres` are two (docs/ledgers.md).
  */
 export interface CallLedger {
-  /** The entry for `key`, when there is one. */
-  get(key: string): LedgerEntry | undefined | PromiseLike<LedgerEntry | undefined>;
   /**
-   * Records `key` as `started`, before its `execute` runs. Returns `false`, and records nothing,
-   * when `key` already has an entry: the call is then not executed.
+   * The entry under `key`, or undefined. A stored value that is not a valid entry throws
+   * (corrupted: reported, never trusted).
    */
-  begin(key: string): boolean | PromiseLike<boolean>;
-  /** Records the outcome of `key`, after its `execute` settled. */
-  finish(key: string, outcome: RecordedOutcome): void | PromiseLike<void>;
+  get(key: string): Awaitable<LedgerEntry | undefined>;
+  /**
+   * Atomic claim: records `{ status: "started", ...lease }` when `key` is absent, or, when
+   * `expired` is given, when `key` holds exactly that started lease (same holder and until: a
+   * compare-and-set that takes over a lease that ran out). True when this caller now holds it.
+   */
+  begin(key: string, lease: LedgerLease, expired?: LedgerLease): Awaitable<boolean>;
+  /** Extends the lease to `lease.until` while `lease.holder` still holds `key`; false otherwise. */
+  renew(key: string, lease: LedgerLease): Awaitable<boolean>;
+  /** Records the call's outcome under `key` (only the holder calls it). */
+  finish(key: string, outcome: RecordedOutcome): Awaitable<void>;
 }
+
+/** A value, or a promise of it: what a ledger's methods return, in memory or from a store. */
+export type Awaitable<T> = T | PromiseLike<T>;
 
 /** The in-memory ledger: a `CallLedger` whose entries can be read out as plain JSON. */
 export interface MemoryLedger extends CallLedger {
@@ -73,11 +76,23 @@ export interface MemoryLedger extends CallLedger {
  */
 export function memoryLedger(entries: Record<string, LedgerEntry> = {}): MemoryLedger {
   const held = new Map(Object.entries(entries));
+  const holds = (key: string, lease: LedgerLease) => {
+    const entry = held.get(key);
+    return (
+      entry?.status === "started" && entry.holder === lease.holder && entry.until === lease.until
+    );
+  };
   return {
     get: (key) => held.get(key),
-    begin: (key) => {
-      if (held.has(key)) return false;
-      held.set(key, { status: "started" });
+    begin: (key, lease, expired) => {
+      if (held.has(key) && !(expired && holds(key, expired))) return false;
+      held.set(key, { status: "started", holder: lease.holder, until: lease.until });
+      return true;
+    },
+    renew: (key, lease) => {
+      const entry = held.get(key);
+      if (entry?.status !== "started" || entry.holder !== lease.holder) return false;
+      held.set(key, { status: "started", holder: lease.holder, until: lease.until });
       return true;
     },
     finish: (key, outcome) => {
@@ -91,7 +106,8 @@ export function memoryLedger(entries: Record<string, LedgerEntry> = {}): MemoryL
 export function scopedLedger(ledger: CallLedger, scope: string): CallLedger {
   return {
     get: (key) => ledger.get(`${scope}/${key}`),
-    begin: (key) => ledger.begin(`${scope}/${key}`),
+    begin: (key, lease, expired) => ledger.begin(`${scope}/${key}`, lease, expired),
+    renew: (key, lease) => ledger.renew(`${scope}/${key}`, lease),
     finish: (key, outcome) => ledger.finish(`${scope}/${key}`, outcome),
   };
 }

@@ -81,12 +81,13 @@ const entries = (): Record<string, LedgerEntry> =>
 /** A ledger in one JSON file: intent is on disk before execute runs. */
 const fileLedger: CallLedger = {
   get: (key) => entries()[key],
-  begin: (key) => {
+  begin: (key, lease) => {
     const held = entries();
     if (key in held) return false;
-    durable(ledgerPath, JSON.stringify({ ...held, [key]: { status: "started" } }));
+    durable(ledgerPath, JSON.stringify({ ...held, [key]: { status: "started", ...lease } }));
     return true;
   },
+  renew: () => true,
   finish: async (key, outcome) => {
     if (process.env.CRASH_AFTER_EXECUTE === "1") {
       process.stdout.write("EXECUTED\n");
