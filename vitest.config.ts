@@ -23,6 +23,8 @@ export default defineConfig({
   test: {
     include: ["src/tests/**/*.test.ts", "examples/**/*.test.ts", "demo/**/*.test.ts"],
     environment: "node",
+    // A real Redis and PostgreSQL for the durable ledgers, started and stopped around the run.
+    globalSetup: ["src/tests/setup/services.ts"],
     typecheck: {
       enabled: true,
       include: ["src/tests/types/**/*.test.ts"],
