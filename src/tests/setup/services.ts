@@ -39,21 +39,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await Promise.allSettled(stops.map((stop) => stop()));
     rmSync(root, { recursive: true, force: true });
   };
-  try {
-    const [redisUrl, databaseUrl] = await Promise.all([
-      startRedis(join(root, "redis"), stops),
-      startPostgres(join(root, "pg"), stops),
-    ]);
-    project.provide("redisUrl", redisUrl);
-    project.provide("databaseUrl", databaseUrl);
-    // The doc snippets are modules run as written: they read the URLs from the environment.
-    process.env.REDIS_URL = redisUrl;
-    process.env.DATABASE_URL = databaseUrl;
-  } catch (error) {
+  // Both settle before anything is torn down: a server still starting when the other failed
+  // would otherwise register its stop after the teardown ran, and outlive the run.
+  const [redis, postgres] = await Promise.allSettled([
+    startRedis(join(root, "redis"), stops),
+    startPostgres(join(root, "pg"), stops),
+  ]);
+  if (redis.status === "rejected" || postgres.status === "rejected") {
     await teardown();
-    throw error;
+    const reasons = [redis, postgres].flatMap((started) =>
+      started.status === "rejected" ? [messageOf(started.reason)] : [],
+    );
+    throw new Error(reasons.join("\n"));
   }
+  project.provide("redisUrl", redis.value);
+  project.provide("databaseUrl", postgres.value);
+  // The doc snippets are modules run as written: they read the URLs from the environment.
+  process.env.REDIS_URL = redis.value;
+  process.env.DATABASE_URL = postgres.value;
   return teardown;
+}
+
+function messageOf(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
 }
 
 async function startRedis(dir: string, stops: (() => Promise<void>)[]): Promise<string> {

@@ -19,6 +19,14 @@ export interface PostgresClientLike {
   query(text: string, values: unknown[]): PromiseLike<{ rows: unknown[]; rowCount: number | null }>;
 }
 
+/** A `CallLedger` in PostgreSQL: every method returns a promise, and rejects when the database fails. */
+export interface PostgresLedger extends CallLedger {
+  get(key: string): Promise<LedgerEntry | undefined>;
+  begin(key: string, lease: LedgerLease, expired?: LedgerLease): Promise<boolean>;
+  renew(key: string, lease: LedgerLease): Promise<boolean>;
+  finish(key: string, outcome: RecordedOutcome): Promise<void>;
+}
+
 /** Options of {@link postgresLedger} and {@link createLedgerTable}. */
 export interface PostgresLedgerOptions {
   /**
@@ -96,7 +104,7 @@ export async function createLedgerTable(
 export function postgresLedger(
   db: PostgresClientLike,
   options: PostgresLedgerOptions = {},
-): CallLedger {
+): PostgresLedger {
   const table = tableOf(options);
   const store = (operation: string, key: string, text: string, values: unknown[]) =>
     onStore("PostgreSQL", operation, `${key} in ${table}`, () => db.query(text, values));
@@ -109,12 +117,12 @@ WHERE entry.status = 'started' AND entry.holder = $4 AND entry.lease_until = $5`
   const finishSql = `UPDATE ${table} SET status = 'answered', holder = NULL, lease_until = NULL, outcome = $2::jsonb, written_at = now() WHERE key = $1`;
 
   return {
-    get: async (key): Promise<LedgerEntry | undefined> => {
+    get: async (key) => {
       const { rows } = await store("read", key, selectSql, [key]);
       const [row] = rows;
       return row === undefined ? undefined : rowToEntry(row, `${key} in ${table}`);
     },
-    begin: async (key, lease: LedgerLease, expired?: LedgerLease) => {
+    begin: async (key, lease, expired) => {
       const { rowCount } = expired
         ? await store("take over", key, takeOverSql, [
             key,
@@ -126,11 +134,11 @@ WHERE entry.status = 'started' AND entry.holder = $4 AND entry.lease_until = $5`
         : await store("begin", key, beginSql, [key, lease.holder, lease.until]);
       return rowCount === 1;
     },
-    renew: async (key, lease: LedgerLease) => {
+    renew: async (key, lease) => {
       const { rowCount } = await store("renew", key, renewSql, [key, lease.holder, lease.until]);
       return rowCount === 1;
     },
-    finish: async (key, outcome: RecordedOutcome) => {
+    finish: async (key, outcome) => {
       // As text with a cast: `pg` would send a JS array as a PostgreSQL array, not JSON.
       const { rowCount } = await store("finish", key, finishSql, [key, JSON.stringify(outcome)]);
       if (rowCount !== 1) {

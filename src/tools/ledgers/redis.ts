@@ -17,6 +17,14 @@ export interface RedisClientLike {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
+/** A `CallLedger` in Redis: every method returns a promise, and rejects when Redis fails. */
+export interface RedisLedger extends CallLedger {
+  get(key: string): Promise<LedgerEntry | undefined>;
+  begin(key: string, lease: LedgerLease, expired?: LedgerLease): Promise<boolean>;
+  renew(key: string, lease: LedgerLease): Promise<boolean>;
+  finish(key: string, outcome: RecordedOutcome): Promise<void>;
+}
+
 /** Options of {@link redisLedger}. */
 export interface RedisLedgerOptions {
   /**
@@ -73,7 +81,10 @@ return 1`;
  * await tools.handleToolCalls(response, { ledger });
  * ```
  */
-export function redisLedger(client: RedisClientLike, options: RedisLedgerOptions = {}): CallLedger {
+export function redisLedger(
+  client: RedisClientLike,
+  options: RedisLedgerOptions = {},
+): RedisLedger {
   const prefix = options.prefix ?? "ignite:ledger:";
   const ttl = options.ttl;
   if (ttl !== undefined && !(Number.isSafeInteger(ttl) && ttl > 0)) {
@@ -84,7 +95,7 @@ export function redisLedger(client: RedisClientLike, options: RedisLedgerOptions
     onStore("Redis", operation, prefix + key, run);
 
   return {
-    get: async (key): Promise<LedgerEntry | undefined> => {
+    get: async (key) => {
       const text = await store("read", key, () => client.call("GET", prefix + key));
       if (text === null) return undefined;
       if (typeof text !== "string") throw corrupted(prefix + key, "it is not a string");
@@ -103,13 +114,13 @@ export function redisLedger(client: RedisClientLike, options: RedisLedgerOptions
       );
       return reply === 1;
     },
-    renew: async (key, lease: LedgerLease) => {
+    renew: async (key, lease) => {
       const reply = await store("renew", key, () =>
         client.call("EVAL", RENEW, 1, prefix + key, lease.holder, startedText(lease), ttl ?? ""),
       );
       return reply === 1;
     },
-    finish: async (key, outcome: RecordedOutcome) => {
+    finish: async (key, outcome) => {
       const reply = await store("finish", key, () =>
         client.call("SET", prefix + key, answeredText(outcome), "XX", ...expiry),
       );
