@@ -11,6 +11,7 @@
  *   adapters/    framework edges (AI SDK, Agents SDK, LangChain)
  *   sources/     components made from real libraries (XState, Redux)
  *   hosts/       serving a component (MCP server, WebMCP)
+ *   ledgers/     durable CallLedgers on the application's own store client (Redis, PostgreSQL)
  *
  * Which npm packages a file may import comes from entrypoints.json: an edge imports only the
  * optional peers its own entrypoint declares.
@@ -47,6 +48,8 @@ const ALLOWED = {
   adapters: ["core", "validation", "wire", "dialects", "shell", "adapters"],
   sources: ["core", "sources"],
   hosts: ["core", "validation", "wire", "dialects", "shell", "hosts"],
+  // The ledger port and its entry types are the shell's; the client is the application's.
+  ledgers: ["core", "shell/ledger\\.ts$", "ledgers"],
 };
 
 const layerRules = Object.entries(ALLOWED).map(([name, allowed]) => ({

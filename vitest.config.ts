@@ -23,8 +23,14 @@ export default defineConfig({
   test: {
     include: ["src/tests/**/*.test.ts", "examples/**/*.test.ts", "demo/**/*.test.ts"],
     environment: "node",
-    // The package packed once for the tests that install it as an application does.
-    globalSetup: ["src/tests/setup/pack.ts", "src/tests/setup/node22.ts"],
+    // Before any test: the package packed once (for the tests that install it as an application
+    // does), the Node 22 the MCP conformance suite needs, and a real Redis and PostgreSQL for the
+    // durable ledgers, stopped again after the run.
+    globalSetup: [
+      "src/tests/setup/pack.ts",
+      "src/tests/setup/node22.ts",
+      "src/tests/setup/services.ts",
+    ],
     typecheck: {
       enabled: true,
       include: ["src/tests/types/**/*.test.ts"],

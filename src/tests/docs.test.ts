@@ -96,11 +96,18 @@ beforeAll(() => {
   const optionalPeers = loadEntrypoints().entrypoints.flatMap(({ peers }) =>
     Object.keys(peers ?? {}),
   );
+  // And the types a TypeScript reader installs beside a package that ships none (`@types/pg`).
+  const { devDependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
+  const types = imports
+    .map((name) => `@types/${name.replace(/^@(.*)\//, "$1__")}`)
+    .filter((name) => name in devDependencies);
   // DOCS_CONSUMER names a project made by an earlier run, to iterate on a page without packing
   // again; it is kept afterwards.
   consumer =
     process.env.DOCS_CONSUMER ??
-    projectWith(inject("tarball"), [...imports, ...optionalPeers, "@types/node"]);
+    projectWith(inject("tarball"), [...imports, ...types, ...optionalPeers, "@types/node"]);
   for (const snippet of snippets) {
     writeFileSync(join(consumer, `${snippet.name}.ts`), `${snippet.source}\nexport {};\n`);
   }
