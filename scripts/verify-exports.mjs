@@ -65,6 +65,13 @@ const SMOKE = {
   // Each framework adapter makes its tools with the real framework in both module formats.
   "ignite-element/tools/openai-agents": adapterSmoke("agentsTools", ".parameters"),
   "ignite-element/tools/langchain": adapterSmoke("langchainTools", ".schema"),
+  // The ledgers run on a stand-in client in both module formats, without loading their peer.
+  "ignite-element/tools/ledger-redis": `
+      const ledger = m.redisLedger({ call: async () => "OK" }, { prefix: "p:" });
+      if (typeof ledger.begin("k", { holder: "h", until: 1 }).then !== "function") throw new Error("not a promise");`,
+  "ignite-element/tools/ledger-postgres": `
+      if (!m.ledgerTableSql().startsWith("CREATE TABLE IF NOT EXISTS ignite_ledger (")) throw new Error("no table SQL");
+      if (typeof m.postgresLedger({ query: async () => ({ rows: [], rowCount: 1 }) }).get !== "function") throw new Error("no ledger");`,
 };
 
 const ENTRYPOINTS = Object.fromEntries(
