@@ -450,6 +450,50 @@ describe("leases", () => {
     expect(paid).toEqual([]);
   });
 
+  it("runs again, once, an idempotent command whose process died before recording its outcome; answers any other interrupted", async () => {
+    const runs: string[] = [];
+    const component = {
+      getSchema: () => ({
+        commands: {
+          charge: { idempotent: true, input: { type: "object" } },
+          ship: { input: { type: "object" } },
+        },
+      }),
+      execute: (command: string) => {
+        runs.push(command);
+        return { state: runs.length, events: [] };
+      },
+    };
+    const ledger = memoryLedger();
+    const scope = "chat-1/turn-1";
+    // A process began both calls, then died: their leases ran out.
+    for (const name of ["charge", "ship"]) {
+      const key = `${scope}/${await callDigest(`c-${name}`, name, {})}`;
+      await ledger.begin(key, { holder: "dead", until: Date.now() - 1 });
+    }
+    const tools = igniteTools(component, fakeDialect);
+    const response = {
+      toolCalls: [
+        { id: "c-charge", name: "charge", input: {} },
+        { id: "c-ship", name: "ship", input: {} },
+      ],
+    };
+    const [charged, shipped] = await Promise.all([
+      tools.handleToolCalls(response, { ledger, scope }),
+      tools.handleToolCalls(response, { ledger, scope }),
+    ]).then(([first]) => first);
+    expect(runs).toEqual(["charge"]);
+    expect(charged).toMatchObject({ ok: true });
+    expect(shipped).toMatchObject({
+      ok: false,
+      error: { kind: "ExecuteFailed", reason: "interrupted" },
+    });
+    // Its outcome is recorded now: delivered again, it is replayed.
+    const [again] = await tools.handleToolCalls(response, { ledger, scope });
+    expect(again).toEqual(charged);
+    expect(runs).toEqual(["charge"]);
+  });
+
   it("renews a call's lease while execute runs, and leaves no timer behind", async () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const renewed: number[] = [];

@@ -255,17 +255,29 @@ export async function guard<S, E extends RuntimeEvent>(
     err(
       executeFailed(route.command, "ledger", `${detail} (${describe(cause)}).`, { cause, called }),
     );
+  const leasing: Leasing = {
+    holder: newHolder(),
+    leaseMs: options?.leaseMs ?? DEFAULT_LEASE_MS,
+    now,
+  };
+  const idempotent = schema.commands[route.command]?.idempotent === true;
+  // Whether this call now holds the ledger's entry, taken over from a process that died.
+  let retaken = false;
   // A scope of its own is new: nothing can be recorded under it yet.
   if (ledger && given !== undefined) {
     try {
       const entry = await ledger.get(key);
-      if (entry)
-        return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
+      if (entry) {
+        retaken = idempotent && (await retake(ledger, key, entry, leasing));
+        if (!retaken)
+          return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
+      }
     } catch (error) {
       return { outcome: failed(`${NOT_RUN}: the ledger could not be read`, error) };
     }
   }
-  if (policy && !allowed) {
+  // A retaken call was let through when it first started: the policy is not asked again.
+  if (policy && !allowed && !retaken) {
     const declared = schema.commands[route.command] ?? {};
     const flags = flagsOf(declared);
     const verdict = await ask(policy, { route, schema: declared, flags, call });
@@ -291,16 +303,12 @@ export async function guard<S, E extends RuntimeEvent>(
   if (!ledger) return { route, outcome: await execute() };
   // Intent before execute: once this is recorded the call never runs again, even if the process
   // dies before its outcome is.
-  const leasing: Leasing = {
-    holder: newHolder(),
-    leaseMs: options?.leaseMs ?? DEFAULT_LEASE_MS,
-    now,
-  };
   try {
-    if (!(await ledger.begin(key, leaseFrom(leasing)))) {
+    if (!retaken && !(await ledger.begin(key, leaseFrom(leasing)))) {
       // Someone else recorded it first: their answer, once they have one.
       const entry = (await ledger.get(key)) ?? { status: "started", holder: "", until: 0 };
-      return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
+      if (!(idempotent && (await retake(ledger, key, entry, leasing))))
+        return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
     }
   } catch (error) {
     return { outcome: failed(`${NOT_RUN}: the ledger could not record that it starts`, error) };
@@ -329,6 +337,22 @@ export async function guard<S, E extends RuntimeEvent>(
 }
 
 const NOT_RUN = "was not run";
+
+/**
+ * Takes over the entry of a call whose process died before recording its outcome (a `started`
+ * entry whose lease ran out), for a command declared `idempotent`: running it again has the effect
+ * of running it once, so it runs instead of being answered `interrupted`. True when this call now
+ * holds the entry; false for a live or answered entry, or when another process took it first.
+ */
+async function retake(
+  ledger: CallLedger,
+  key: string,
+  entry: LedgerEntry,
+  leasing: Leasing,
+): Promise<boolean> {
+  if (entry.status !== "started" || isLive(entry, leasing.now)) return false;
+  return ledger.begin(key, leaseFrom(leasing), { holder: entry.holder, until: entry.until });
+}
 
 /**
  * The answer of a call the ledger already holds: its recorded outcome; for one still running
