@@ -266,8 +266,9 @@ export async function guard<S, E extends RuntimeEvent>(
   // A scope of its own is new: nothing can be recorded under it yet.
   if (ledger && given !== undefined) {
     try {
-      const entry = await ledger.get(key);
-      if (entry) {
+      const found = await ledger.get(key);
+      if (found) {
+        const entry = idempotent ? await outlast(ledger, key, found, now, signal) : found;
         retaken = idempotent && (await retake(ledger, key, entry, leasing));
         if (!retaken)
           return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
@@ -306,7 +307,8 @@ export async function guard<S, E extends RuntimeEvent>(
   try {
     if (!retaken && !(await ledger.begin(key, leaseFrom(leasing)))) {
       // Someone else recorded it first: their answer, once they have one.
-      const entry = (await ledger.get(key)) ?? { status: "started", holder: "", until: 0 };
+      const found = (await ledger.get(key)) ?? { status: "started", holder: "", until: 0 };
+      const entry = idempotent ? await outlast(ledger, key, found, now, signal) : found;
       if (!(idempotent && (await retake(ledger, key, entry, leasing))))
         return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
     }
@@ -352,6 +354,22 @@ async function retake(
 ): Promise<boolean> {
   if (entry.status !== "started" || isLive(entry, leasing.now)) return false;
   return ledger.begin(key, leaseFrom(leasing), { holder: entry.holder, until: entry.until });
+}
+
+/**
+ * For an idempotent command: waits while another process holds the call (a live lease), so that
+ * one whose holder dies meanwhile is taken over and run, as one found dead at once is, instead of
+ * being answered `interrupted`. Aborted, the entry as first seen.
+ */
+async function outlast(
+  ledger: CallLedger,
+  key: string,
+  entry: LedgerEntry,
+  now: () => number,
+  signal: AbortSignalLike | undefined,
+): Promise<LedgerEntry> {
+  if (entry.status !== "started" || !isLive(entry, now)) return entry;
+  return (await awaitHolder(ledger, key, entry, now, signal)) ?? entry;
 }
 
 /**
