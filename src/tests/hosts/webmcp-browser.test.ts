@@ -88,6 +88,14 @@ describe("a page's component, offered to the browser's agent", () => {
       annotations: { readOnly: true },
     });
     expect(tools.get("schedule.clear")?.annotations).toMatchObject({ consequential: true });
+    // schedule.clear has a title: Chromium 156 registers the tool with it, and its agent interface
+    // does not report titles (only name, description, inputSchema and annotations).
+    expect(Object.keys(tools.get("schedule.clear") ?? {}).sort()).toEqual([
+      "annotations",
+      "description",
+      "inputSchema",
+      "name",
+    ]);
   });
 
   it("answers invalid input with the issues, as a result the agent reads", async () => {

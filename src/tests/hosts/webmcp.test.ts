@@ -100,6 +100,17 @@ afterEach(() => {
 });
 
 describe("provideWebMcp registers what the component offers now", () => {
+  it("registers every declared command with offer: declared, and answers the gated one Unavailable until it is available", async () => {
+    const context = new FakeModelContext();
+    const device = thermostat();
+    provideWebMcp(device.component, { modelContext: context, offer: "declared" });
+    expect(context.names()).toContain("boost");
+    const early = await context.callTool("boost", {});
+    expect(early.isError).toBe(true);
+    expect(textOf(early)).toContain('Command "boost" is not available in the current state.');
+    expect(device.executed).toEqual([]);
+  });
+
   it("registers every available command with a name, a description, an object schema and annotations", () => {
     const context = new FakeModelContext();
     provideWebMcp(thermostat().component, { modelContext: context });

@@ -7,7 +7,10 @@
 import { type CallLedger, fakeDialect, igniteTools } from "ignite-element/tools";
 import { createLedgerTable, postgresLedger } from "ignite-element/tools/ledger-postgres";
 import { redisLedger } from "ignite-element/tools/ledger-redis";
+import { Redis } from "ioredis";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../setup/services.js";
 import {
   closeStores,
   pgPool,
@@ -104,4 +107,51 @@ describe.each(backends)("handleToolCalls with the %s ledger", (_name, make) => {
     ]);
     expect(mailbox.sent).toBe(1);
   });
+});
+
+describe("handleToolCalls with a store that is down", () => {
+  const down: [name: string, ledger: () => Promise<[CallLedger, () => void]>][] = [
+    [
+      "Redis",
+      async () => {
+        const client = new Redis(await freePort(), "127.0.0.1", {
+          maxRetriesPerRequest: 0,
+          retryStrategy: () => null,
+          lazyConnect: true,
+        });
+        client.on("error", () => {});
+        return [redisLedger(client), () => client.disconnect()];
+      },
+    ],
+    [
+      "PostgreSQL",
+      async () => {
+        const pool = new pg.Pool({ host: "127.0.0.1", port: await freePort(), user: "nobody" });
+        pool.on("error", () => {});
+        return [postgresLedger(pool), () => void pool.end()];
+      },
+    ],
+  ];
+
+  it.each(down)(
+    "answers the call ExecuteFailed (ledger) with the store's reason, and runs nothing (%s)",
+    async (_name, make) => {
+      const [ledger, close] = await make();
+      const { mailbox, tools } = mailer();
+      const [answer] = await tools().handleToolCalls(response, {
+        ledger,
+        scope: "conversation-1/turn-1",
+      });
+      close();
+      expect(mailbox.sent).toBe(0);
+      expect(answer).toMatchObject({
+        ok: false,
+        error: { kind: "ExecuteFailed", reason: "ledger" },
+      });
+      if (answer?.ok !== false) throw new Error("answered ok");
+      expect(answer.error.message).toMatch(
+        /was not run: the ledger could not be read \((Redis|PostgreSQL) ledger could not read /,
+      );
+    },
+  );
 });

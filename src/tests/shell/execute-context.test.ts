@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
   type AgentComponent,
+  approveCall,
   type ExecuteContext,
   fakeDialect,
   igniteTools,
   type LogEntry,
   type NeutralToolCall,
   type ProgressUpdate,
+  resumeToolLoop,
   runToolLoop,
   scriptedModel,
 } from "../../tools/index.js";
@@ -261,5 +263,38 @@ describe("the execute context in runToolLoop", () => {
 
     expect(result.stop).toBe("done");
     expect(heard).toEqual(["t1 info starting", "t1 1/2", "t1 2/2", "t1 debug finished"]);
+  });
+});
+
+describe("the execute context in resumeToolLoop", () => {
+  it("hands onProgress and onLog the approved call's reports and those of the turns after it", async () => {
+    const { component } = downloader(1);
+    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const { model } = scriptedModel([
+      [{ id: "held", name: "download", input: {} }],
+      [{ id: "later", name: "download", input: {} }],
+    ]);
+    const paused = await runToolLoop({ tools, model, messages: [] });
+    if (paused.stop !== "approval") throw new Error(`not paused: ${paused.stop}`);
+
+    const heard: string[] = [];
+    const resumed = await resumeToolLoop({
+      tools: igniteTools(component, fakeDialect, { approve: () => "allow" }),
+      model,
+      state: paused.state,
+      decisions: paused.pending.map((call) => approveCall(call)),
+      onProgress: (update, call) => heard.push(`${call.id} ${update.progress}/${update.total}`),
+      onLog: (entry, call) => heard.push(`${call.id} ${entry.level} ${entry.message}`),
+    });
+
+    expect(resumed.stop).toBe("done");
+    expect(heard).toEqual([
+      "held info starting",
+      "held 1/1",
+      "held debug finished",
+      "later info starting",
+      "later 1/1",
+      "later debug finished",
+    ]);
   });
 });

@@ -35,7 +35,11 @@ const thermostat: AgentComponent<State> = {
       setMode: { description: "Heat, cool or off.", input: { enum: ["heat", "cool", "off"] } },
       status: { readOnly: true },
       boost: { description: "Full power for ten minutes.", gated: true },
-      "schedule.clear": { description: "Forget the schedule.", destructive: true },
+      "schedule.clear": {
+        title: "Clear the schedule",
+        description: "Forget the schedule.",
+        destructive: true,
+      },
       "set limit": { description: "A name WebMCP refuses as it is." },
     },
   }),
