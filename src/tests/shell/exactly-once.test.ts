@@ -494,6 +494,64 @@ describe("leases", () => {
     expect(runs).toEqual(["charge"]);
   });
 
+  it("runs an idempotent command whose holder dies while this call waits on it, instead of answering interrupted", async () => {
+    let runs = 0;
+    const component = {
+      getSchema: () => ({ commands: { charge: { idempotent: true } } }),
+      execute: () => ({ state: ++runs, events: [] }),
+    };
+    const ledger = memoryLedger();
+    const scope = "chat-2/turn-1";
+    const call = { id: "c1", name: "charge" };
+    const key = `${scope}/${await callDigest(call.id, call.name, {})}`;
+    // Live when the call arrives; its holder never renews it nor records an outcome.
+    await ledger.begin(key, { holder: "dying", until: Date.now() + 300 });
+    const answer = await igniteTools(component, fakeDialect).invoke(call, { ledger, scope });
+    expect(answer).toEqual({ ok: true, value: { snapshot: 1, events: [] } });
+    expect(runs).toBe(1);
+  });
+
+  it("answers a denied call Denied, never interrupted, when the process recording the denial died", async () => {
+    const runs: string[] = [];
+    const component = {
+      getSchema: () => ({ commands: { ship: {}, other: {} } }),
+      execute: (command: string) => {
+        runs.push(command);
+        return { state: runs.length, events: [] };
+      },
+    };
+    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const ledger = memoryLedger();
+    const response = {
+      toolCalls: [
+        { id: "s1", name: "ship", input: {} },
+        { id: "o1", name: "other", input: {} },
+      ],
+    };
+    const paused = pauseToolCalls(await tools.answerToolCalls(response), {
+      scope: "chat-3/turn-1",
+    });
+    const [ship, other] = paused.pending;
+    if (!ship || !other) throw new Error("not pending");
+    // A first resume began recording both denials and died: nothing of either call ran.
+    for (const call of [ship, other]) {
+      const key = `chat-3/turn-1/${call.digest}`;
+      await ledger.begin(key, { holder: "denying:dead/1", until: Date.now() - 1 });
+    }
+    // Recovered: one denial again, and the other approved this time — it never ran, so it runs.
+    const answers = await resumeToolCalls(
+      tools,
+      paused,
+      [denyCall(ship, "not today"), approveCall(other)],
+      { ledger },
+    );
+    expect(answers.map((answer) => answer.outcome)).toMatchObject([
+      { ok: false, error: { kind: "Denied", reason: "not today" } },
+      { ok: true },
+    ]);
+    expect(runs).toEqual(["other"]);
+  });
+
   it("renews a call's lease while execute runs, and leaves no timer behind", async () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const renewed: number[] = [];

@@ -25,6 +25,7 @@ import { newHolder, newId } from "./ids.js";
 import {
   awaitHolder,
   DEFAULT_LEASE_MS,
+  isDenying,
   isLive,
   keepLease,
   type Leasing,
@@ -268,8 +269,8 @@ export async function guard<S, E extends RuntimeEvent>(
     try {
       const found = await ledger.get(key);
       if (found) {
-        const entry = idempotent ? await outlast(ledger, key, found, now, signal) : found;
-        retaken = idempotent && (await retake(ledger, key, entry, leasing));
+        const [taken, entry] = await takeOver(ledger, key, found, idempotent, leasing, signal);
+        retaken = taken;
         if (!retaken)
           return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
       }
@@ -308,8 +309,8 @@ export async function guard<S, E extends RuntimeEvent>(
     if (!retaken && !(await ledger.begin(key, leaseFrom(leasing)))) {
       // Someone else recorded it first: their answer, once they have one.
       const found = (await ledger.get(key)) ?? { status: "started", holder: "", until: 0 };
-      const entry = idempotent ? await outlast(ledger, key, found, now, signal) : found;
-      if (!(idempotent && (await retake(ledger, key, entry, leasing))))
+      const [taken, entry] = await takeOver(ledger, key, found, idempotent, leasing, signal);
+      if (!taken)
         return { outcome: await answerFrom(ledger, key, entry, route, called, now, signal) };
     }
   } catch (error) {
@@ -357,10 +358,25 @@ async function retake(
 }
 
 /**
- * For an idempotent command: waits while another process holds the call (a live lease), so that
- * one whose holder dies meanwhile is taken over and run, as one found dead at once is, instead of
- * being answered `interrupted`. Aborted, the entry as first seen.
+ * Whether this call now holds `found`'s entry, to run: the entry of an idempotent command (running
+ * it again is running it once), or one whose holder was only recording a denial (nothing ran),
+ * once its holder is gone — waited out while its lease is live, so one that dies meanwhile is
+ * taken over as one found dead at once is. Otherwise false, with the entry as last seen.
  */
+async function takeOver(
+  ledger: CallLedger,
+  key: string,
+  found: LedgerEntry,
+  idempotent: boolean,
+  leasing: Leasing,
+  signal: AbortSignalLike | undefined,
+): Promise<[boolean, LedgerEntry]> {
+  if (!idempotent && !isDenying(found)) return [false, found];
+  const entry = await outlast(ledger, key, found, leasing.now, signal);
+  return [await retake(ledger, key, entry, leasing), entry];
+}
+
+/** Waits while another holds `entry` (a live lease); aborted, the entry as first seen. */
 async function outlast(
   ledger: CallLedger,
   key: string,

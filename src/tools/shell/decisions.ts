@@ -30,6 +30,8 @@ import { newHolder, newId } from "./ids.js";
 import {
   awaitHolder,
   DEFAULT_LEASE_MS,
+  denying,
+  isDenying,
   isLive,
   keepLease,
   type Leasing,
@@ -318,9 +320,12 @@ async function refuse<S, E extends RuntimeEvent>(
   const called = pending.toolName ?? pending.command;
   const outcome = err(denied(pending.command, decision?.reason ?? "a person declined it", called));
   if (ledger === undefined) return outcome;
+  // Marked as a denial's holder: should this process die before the denial is recorded, whoever
+  // finds the entry knows that nothing of the call ran.
+  const denier = denying(leasing);
   try {
     let recorded = await ledger.get(key);
-    if (!recorded && (await ledger.begin(key, leaseFrom(leasing)))) {
+    if (!recorded && (await ledger.begin(key, leaseFrom(denier)))) {
       await ledger.finish(key, outcome);
       return outcome;
     }
@@ -330,6 +335,14 @@ async function refuse<S, E extends RuntimeEvent>(
       recorded && isLive(recorded, leasing.now)
         ? await awaitHolder(ledger, key, recorded, leasing.now, undefined)
         : recorded;
+    // A denier that died before recording: nothing ran, and this denial is recorded in its place.
+    if (settled && isDenying(settled) && !isLive(settled, leasing.now)) {
+      const { holder, until } = settled;
+      if (await ledger.begin(key, leaseFrom(denier), { holder, until })) {
+        await ledger.finish(key, outcome);
+      }
+      return outcome;
+    }
     if (settled) return replay(settled, pending.command, called);
   } catch {
     // Nothing runs: the denial stands, recorded or not.

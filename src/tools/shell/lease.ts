@@ -52,6 +52,24 @@ export function keepLease(ledger: CallLedger, key: string, leasing: Leasing): ()
   return stop;
 }
 
+/**
+ * Begins a holder that only records a denial: nothing of the call runs under it, so an entry left
+ * `started` by such a holder that died is known never to have taken effect.
+ */
+const DENYING = "denying:";
+
+/** `leasing` for a holder that records a denial and runs nothing. */
+export function denying(leasing: Leasing): Leasing {
+  return { ...leasing, holder: `${DENYING}${leasing.holder}` };
+}
+
+/** Whether `entry` was started by a holder that only records a denial. */
+export function isDenying(
+  entry: LedgerEntry,
+): entry is Extract<LedgerEntry, { status: "started" }> {
+  return entry.status === "started" && entry.holder.startsWith(DENYING);
+}
+
 /** Whether `entry` is a started one whose lease has not run out. */
 export function isLive(entry: LedgerEntry, now: () => number): boolean {
   return entry.status === "started" && entry.until > now();
