@@ -254,7 +254,13 @@ describe("gemini against @google/genai 2.32.0 over HTTP", () => {
             default: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
             maxLength: fc.nat(),
             items: tie("schema"),
-            properties: fc.dictionary(fc.string({ minLength: 1 }), tie("schema"), { maxKeys: 3 }),
+            // Not `__proto__`: the SDK's own pass copies a schema by assignment, where that name
+            // sets the prototype, so a property of that name never survives @google/genai 2.32.
+            properties: fc.dictionary(
+              fc.string({ minLength: 1 }).filter((name) => name !== "__proto__"),
+              tie("schema"),
+              { maxKeys: 3 },
+            ),
             anyOf: fc.array(tie("schema"), { maxLength: 3 }),
             oneOf: fc.array(tie("schema"), { maxLength: 2 }),
             allOf: fc.array(tie("schema"), { maxLength: 2 }),
