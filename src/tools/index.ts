@@ -19,6 +19,7 @@ export type {
   ExecuteFailedReason,
   ExecuteResult,
   JsonSchema,
+  LiveChange,
   LogEntry,
   LogLevel,
   LoopDialect,
@@ -77,6 +78,7 @@ export {
   type RecordedOutcome,
   readLedgerEntry,
 } from "./shell/ledger.js";
+export type { UntilOptions } from "./shell/live.js";
 export {
   type ModelRequest,
   runToolLoop,
@@ -92,6 +94,7 @@ export {
 } from "./shell/loop.js";
 export type { ToolLoopState } from "./shell/loop-state.js";
 export { type ResumeToolLoopOptions, resumeToolLoop } from "./shell/resume.js";
+export type { WaitObservation, WaitOptions } from "./shell/wait.js";
 export {
   type FakeMessage,
   type FakeResponse,

@@ -148,6 +148,37 @@ export interface AgentComponent<S = unknown, E extends RuntimeEvent = RuntimeEve
    * it they re-read availability after each call.
    */
   subscribe?(listener: () => void): () => void;
+  /**
+   * The component's state now, as the application sees it: the same value (`Object.is`) while
+   * nothing changed, a new one after each change — the contract of React's external stores,
+   * XState's `actor.getSnapshot()` and Redux's `store.getState()`. With `subscribe`, it lets the
+   * bridge tell a change from a repeated notification, and `observe`, `until`, the model's wait
+   * and the loop's `tellChanges` hear the state between calls.
+   */
+  getSnapshot?(): S;
+  /**
+   * Calls `listener` with every event the component emits, whether a command or something outside
+   * any call (a timer, a person, a device) caused it; returns the function that stops it. The
+   * events of a call also come back in its result (`execute`'s `events`); this is how the bridge
+   * hears the others.
+   */
+  onEvent?(listener: (event: E) => void): () => void;
+}
+
+/**
+ * One thing that happened to a component, as `observe` and `until` hear it: a change of its state,
+ * or an event it emitted, with the snapshot it led to.
+ */
+export interface LiveChange<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
+  /** The component's snapshot (`getSnapshot()`) just after it. */
+  readonly snapshot: S;
+  /** The event, when the component emitted one; absent for a change of state alone. */
+  readonly event?: E;
+  /**
+   * The call of this bridge whose command was running when it happened; absent when it came from
+   * outside every call (a timer, a person, another agent).
+   */
+  readonly call?: NeutralToolCall;
 }
 
 /** Why a warning was raised; see `ToolWarning`. */
@@ -163,7 +194,11 @@ export type ToolWarningCode =
   /** The component has `canExecute` but no gated command: it is never asked. */
   | "canExecute-without-gated"
   /** `canExecute` threw: the command is treated as unavailable. */
-  | "canExecute-threw";
+  | "canExecute-threw"
+  /** `getSnapshot` threw while the bridge watched the component: the change was not reported. */
+  | "getSnapshot-threw"
+  /** A listener of `observe` threw: the others still heard the change. */
+  | "observer-threw";
 
 /**
  * Something the application should know and the model never sees: a silent downgrade or a

@@ -14,6 +14,7 @@ import type {
   AgentSchema,
   ApprovalPolicy,
   ExecuteFailedReason,
+  LiveChange,
   LoopDialect,
   NeutralManifest,
   NeutralToolCall,
@@ -30,10 +31,12 @@ import { checkComponent, checkOptions, onceEach } from "./checks.js";
 import { type CallContext, type CallListeners, callContext } from "./context.js";
 import { withDeadline } from "./deadline.js";
 import { withDefaults } from "./defaults.js";
+import { type Live, liveOf, type UntilOptions } from "./live.js";
 import { isThenable, type Soon } from "./soon.js";
 import { type SpanTracer, toolTracer } from "./spans.js";
 import { traceCall } from "./tracing.js";
 import { turnCache } from "./turn-cache.js";
+import { isWaitAnswer, type Waiter, type WaitOptions, waiterOf } from "./wait.js";
 
 /**
  * Options of `igniteTools`: the input limits and validator of the core, and what the shell adds.
@@ -105,6 +108,17 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    * @default "available"
    */
   offer?: ToolOffer;
+  /**
+   * Offers the model one more tool (`waitFor`, or `name`) with which it waits, without acting, for
+   * one of the events the component declares (`getSchema().events`), for a gated command to
+   * become available, or for any change — at most `maxMs`. It answers with a `WaitObservation`:
+   * what happened, the snapshot and the commands available now, or that nothing did in time. A
+   * wait runs beside the other calls (it holds none up); the call's signal cancels it. The
+   * component needs `subscribe` and `getSnapshot`. See docs/live-state.md.
+   *
+   * @default undefined — no wait tool
+   */
+  wait?: WaitOptions;
 }
 
 /** Per-call options. */
@@ -149,6 +163,39 @@ interface Run<S, E extends RuntimeEvent> {
 
 /** A component bridged to tool calls, without a provider format. */
 export interface ToolBridge<S, E extends RuntimeEvent> {
+  /**
+   * Calls `listener` with every change of the component's state and every event it emits, from
+   * now on — between calls and during them — in the order they happened, each once, with the
+   * snapshot it led to; returns the function that stops it. A listener that throws is reported
+   * (`onWarning`, `observer-threw`) and the others still hear the change. The component is
+   * subscribed to only while someone observes. Needs a component with `subscribe` and
+   * `getSnapshot` (a `TypeError` otherwise).
+   *
+   * @example
+   * ```ts
+   * const stop = tools.observe(({ event, snapshot, call }) => {
+   *   if (!call) console.log("outside a call:", event?.type ?? "state", snapshot);
+   * });
+   * ```
+   */
+  observe(listener: (change: LiveChange<S, E>) => void): () => void;
+  /**
+   * Resolves with the first change `match` accepts, the state now first (as `{ snapshot }`). Rejects
+   * with an `AbortError` when `signal` aborts, a `TimeoutError` after `timeoutMs`, or what `match`
+   * throws; its subscription is released in every case. Needs a component with `subscribe` and
+   * `getSnapshot` (it rejects with a `TypeError` otherwise).
+   *
+   * @example
+   * ```ts
+   * const { snapshot } = await tools.until(({ snapshot }) => snapshot.temperature >= 180, {
+   *   timeoutMs: 60_000,
+   * });
+   * ```
+   */
+  until(
+    match: (change: LiveChange<S, E>) => boolean,
+    options?: UntilOptions,
+  ): Promise<LiveChange<S, E>>;
   /** The commands available now; call it every turn, availability follows the state. */
   manifest(): NeutralManifest;
   /** The pure check of a call against the live schema and availability; executes nothing. */
@@ -287,10 +334,15 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     }
   };
   const canExecute = () => (typeof component.canExecute === "function" ? gate : undefined);
+  // The component's life between calls, when it reports one, and the model's wait on it.
+  const live = liveOf(component, warn);
+  const waiter = waiterOf(options.wait, live);
+  // Where the schema is read: the component's own, with the wait tool declared when offered.
+  const source = waiter ? declaring(component, waiter) : component;
   // The declared commands, what is available and the tool definitions, kept between turns and
   // checked against the live schema each time (shell/turn-cache.ts); the gating is audited.
   const turns = turnCache(
-    component,
+    source,
     dialect,
     checked,
     canExecute,
@@ -300,11 +352,11 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   );
 
   // The component is checked now, not at a model's call: a malformed schema is a TypeError.
-  turns.declaredIn(schemaAtConstruction(component));
+  turns.declaredIn(schemaAtConstruction(source));
 
   const manifest = turns.manifest;
   const resolveCall = (name: string, input: unknown) =>
-    resolveToolCall(component.getSchema(), { name, input }, canExecute(), checked);
+    resolveToolCall(source.getSchema(), { name, input }, canExecute(), checked);
 
   const step = (
     call: NeutralToolCall,
@@ -315,7 +367,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     span?.phase("validate");
     let schema: AgentSchema;
     try {
-      schema = component.getSchema();
+      schema = source.getSchema();
     } catch (error) {
       const detail = `getSchema() threw: ${describe(error)}`;
       return { outcome: err(failed(call, "schema", detail, error)) };
@@ -327,6 +379,11 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       return { outcome: err(failed(call, "cancelled", CANCELLED, signal.reason)) };
     }
     const { value } = route;
+    // The model's wait acts on nothing: no policy, no ledger, no deadline but its own.
+    if (live && waiter && value.command === waiter.name) {
+      span?.phase("execute");
+      return waited(live, waiter, value, call, signal);
+    }
     if (options.approve === undefined && guardOptions?.ledger === undefined) {
       span?.phase("execute");
       const outcome = execute(value, call, signal, guardOptions, span);
@@ -344,6 +401,31 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     });
   };
 
+  const waited = async (
+    live: Live<S, E>,
+    waiter: Waiter,
+    { command, input }: Route,
+    call: NeutralToolCall,
+    signal: AbortSignalLike | undefined,
+  ): Promise<Run<S, E>> => {
+    const available = () => {
+      try {
+        return manifest().flatMap((tool) => (tool.name === command ? [] : [tool.name]));
+      } catch {
+        return []; // a schema that broke is reported by the next call
+      }
+    };
+    const answer = await waiter.wait(input, live, available, signal);
+    const route = { command, input };
+    if (answer.ok) return { route, outcome: answer };
+    const called = call.toolName ?? command;
+    const outcome =
+      answer.error.stop === "cancelled"
+        ? executeFailed(command, "cancelled", WAIT_CANCELLED, { cause: signal?.reason, called })
+        : threw(command, answer.error.error, called);
+    return { route, outcome: err(outcome) };
+  };
+
   // True only while `component.execute` runs synchronously: an invoke then comes from inside it,
   // and queueing it would wait for the very call that waits for it.
   let executing = false;
@@ -355,8 +437,30 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       executing = false;
     }
   };
+  // What happens while a command runs is its call's (`LiveChange.call`), until it is answered.
+  const marked = (
+    call: NeutralToolCall,
+    outcome: Soon<Result<Observation<S, E>, ToolError>>,
+  ): Soon<Result<Observation<S, E>, ToolError>> => {
+    if (!(outcome instanceof Promise)) {
+      live?.leave(call);
+      return outcome;
+    }
+    return outcome.finally(() => live?.leave(call));
+  };
 
   const execute = (
+    route: Route,
+    call: NeutralToolCall,
+    signal: AbortSignalLike | undefined,
+    listeners: CallListeners | undefined,
+    span: TraceHandle | undefined,
+  ): Soon<Result<Observation<S, E>, ToolError>> => {
+    if (!live) return executeNow(route, call, signal, listeners, span);
+    live.enter(call);
+    return marked(call, executeNow(route, call, signal, listeners, span));
+  };
+  const executeNow = (
     { command, input }: Route,
     call: NeutralToolCall,
     signal: AbortSignalLike | undefined,
@@ -445,6 +549,8 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   ): Soon<Run<S, E>> => {
     if (executing) return { outcome: err(failed(call, "reentrant", REENTRANT)) };
     const signal = invokeOptions?.signal;
+    // A wait takes no turn in the queue: the calls after it run while it waits.
+    if (waiter && call.name === waiter.name) return step(call, signal, invokeOptions, span);
     const previous = queue;
     if (busy++ === 0) {
       const now = started(call, signal, invokeOptions, span);
@@ -492,7 +598,20 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     return (now instanceof Promise ? await now : now).outcome;
   };
 
-  const bridge: ToolBridge<S, E> = { manifest, resolveCall, invoke };
+  const observeChanges = (listener: (change: LiveChange<S, E>) => void) => {
+    if (!live) throw new TypeError(`observe ${NOT_LIVE}`);
+    return live.observe(listener);
+  };
+  const until = (match: (change: LiveChange<S, E>) => boolean, untilOptions?: UntilOptions) =>
+    live ? live.until(match, untilOptions) : Promise.reject(new TypeError(`until ${NOT_LIVE}`));
+
+  const bridge: ToolBridge<S, E> = {
+    manifest,
+    resolveCall,
+    invoke,
+    observe: observeChanges,
+    until,
+  };
   if (!dialect) return bridge;
 
   // Calls are read through the names of every declared command, not only the available ones, so
@@ -502,8 +621,18 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const toToolResult = (call: NeutralToolCall, result: Result<Observation<S, E>, ToolError>) =>
     dialect.toToolResult(
       call,
-      project && result.ok ? projected(project, call, result.value) : result,
+      project && result.ok ? projectedAnswer(project, call, result.value) : result,
     );
+  // A wait's answer is projected like any observation, and keeps what it says of the wait.
+  const projectedAnswer = (
+    project: (observation: Observation<S, E>, call: NeutralToolCall) => Observation,
+    call: NeutralToolCall,
+    value: Observation<S, E>,
+  ): Result<Observation, ToolError> => {
+    const shown = projected(project, call, value);
+    if (!shown.ok || !waiter || call.name !== waiter.name || !isWaitAnswer(value)) return shown;
+    return ok({ waited: value.waited, ...shown.value, available: value.available });
+  };
   const answerToolCall = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
     const now = run(call, invokeOptions);
     const { route, outcome, pending } = now instanceof Promise ? await now : now;
@@ -530,6 +659,9 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
 }
 
 const CANCELLED = "was aborted before it ran; nothing was executed";
+const WAIT_CANCELLED = "was cancelled while it waited; waiting changes nothing";
+const NOT_LIVE =
+  "needs a component with subscribe() and getSnapshot(): it cannot see the state without them";
 const MAYBE_RAN = "It may still take effect: check the state before calling it again.";
 const REENTRANT =
   "was called from inside execute() on the same bridge and would wait for itself; nothing ran. " +
@@ -540,6 +672,22 @@ function timedOut(message: string): Error {
   const error = new Error(message);
   error.name = "TimeoutError";
   return error;
+}
+
+/** `component`, with the wait tool declared among its commands: where the bridge reads schemas. */
+function declaring<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  waiter: Waiter,
+): AgentComponent<S, E> {
+  const source: AgentComponent<S, E> = {
+    getSchema: () => waiter.declare(component.getSchema()),
+    execute: (command, input, context) => component.execute(command, input, context),
+  };
+  const { canExecute } = component;
+  if (typeof canExecute === "function") {
+    source.canExecute = (command) => canExecute.call(component, command);
+  }
+  return source;
 }
 
 /** The `offer` option, checked: anything else is the application's mistake, said now. */

@@ -63,6 +63,58 @@ export interface SliceOptions<TState, TActions extends Record<string, ActionCrea
    * only place availability is decided. Required when any command is gated.
    */
   canExecute?: (state: TState, command: keyof TActions & string) => boolean;
+  /**
+   * The store's `actionFeed()`, whose middleware the store was configured with: every action of
+   * this slice dispatched to the store, from anywhere, then reaches `onEvent` (and `observe`), and
+   * the slice's action types are declared as the schema's `events` (what the model's wait tool
+   * may wait for). Without it, the state is still observed; the actions are not.
+   *
+   * @default undefined
+   */
+  actions?: ActionFeed;
+}
+
+/** Redux's `Middleware`, structurally: what `configureStore({ middleware })` takes. */
+export type FeedMiddleware = (
+  api: unknown,
+) => (next: (action: unknown) => unknown) => (action: unknown) => unknown;
+
+/** A middleware that hears every action dispatched to its store, and who listens to it. */
+export interface ActionFeed {
+  /** Add it to the store: `middleware: (defaults) => defaults().concat(feed.middleware)`. */
+  readonly middleware: FeedMiddleware;
+  /** Calls `listener` with each action once the reducers have taken it; returns the unsubscribe. */
+  listen(listener: (action: unknown) => void): () => void;
+}
+
+/**
+ * A Redux middleware that reports every dispatched action, after the reducers took it, so
+ * `fromSlice(…, { actions })` hears actions dispatched from anywhere as events.
+ *
+ * @example
+ * ```ts
+ * const actions = actionFeed();
+ * const store = configureStore({
+ *   reducer: todosSlice.reducer,
+ *   middleware: (defaults) => defaults().concat(actions.middleware),
+ * });
+ * const todos = fromSlice(store, todosSlice, { commands: todoCommands, actions });
+ * ```
+ */
+export function actionFeed(): ActionFeed {
+  const listeners = new Set<(action: unknown) => void>();
+  return {
+    middleware: () => (next) => (action) => {
+      const result = next(action);
+      for (const listener of [...listeners]) listener(action);
+      return result;
+    },
+    listen(listener) {
+      const own = (action: unknown) => listener(action);
+      listeners.add(own);
+      return () => listeners.delete(own);
+    },
+  };
 }
 
 /** The actions a slice can dispatch, as the events a call observes. */
@@ -79,7 +131,9 @@ export type ActionOf<TActions extends Record<string, ActionCreator>> = ReturnTyp
  *   (`ExecuteFailed`) and Redux has changed nothing;
  * - `canExecute` is your `canExecute(store.getState(), command)`, for gated commands;
  * - `subscribe(listener)` is `store.subscribe`: every dispatch, from anywhere, may change what
- *   is offered.
+ *   is offered; `getSnapshot()` is `store.getState()`;
+ * - with `actions` (an `actionFeed()` in the store's middleware), `onEvent` hears every action of
+ *   the slice dispatched from anywhere, and the schema declares their types as `events`.
  *
  * @example
  * ```ts
@@ -97,8 +151,20 @@ export function fromSlice<TState, TActions extends Record<string, ActionCreator>
 ): AgentComponent<TState, ActionOf<TActions>> {
   // Frozen: it never changes, and a frozen commands object lets the bridge check an unchanged
   // turn without enumerating it (the same cost per command at any size).
-  const schema: AgentSchema = { commands: Object.freeze(sliceCommands(slice.actions, options)) };
-  const { canExecute } = options;
+  const commands = Object.freeze(sliceCommands(slice.actions, options));
+  const { canExecute, actions: feed } = options;
+  // The slice's own action types: what reaches `onEvent` of everything the store dispatches.
+  const types = new Map<string, string>();
+  for (const [name, create] of Object.entries(slice.actions)) {
+    if ("type" in create && typeof create.type === "string") types.set(create.type, name);
+  }
+  const schema: AgentSchema = feed ? { commands, events: [...types.keys()] } : { commands };
+  const ownAction = (action: unknown): action is ActionOf<TActions> =>
+    typeof action === "object" &&
+    action !== null &&
+    "type" in action &&
+    typeof action.type === "string" &&
+    types.has(action.type);
 
   return {
     // One schema object for the store's lifetime, so the bridge compiles each input schema once.
@@ -118,6 +184,15 @@ export function fromSlice<TState, TActions extends Record<string, ActionCreator>
     },
 
     subscribe: (listener) => store.subscribe(listener),
+
+    getSnapshot: () => store.getState(),
+
+    ...(feed && {
+      onEvent: (listener: (action: ActionOf<TActions>) => void) =>
+        feed.listen((action) => {
+          if (ownAction(action)) listener(action);
+        }),
+    }),
   };
 }
 

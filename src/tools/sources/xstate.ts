@@ -86,6 +86,18 @@ export interface MachineActorLike<
   subscribe(observer: ActorObserver<TSnapshot>): Subscription;
 }
 
+/** Options of `fromActor`. */
+export interface ActorOptions<TEmitted extends EventObject> {
+  /**
+   * The types of the events the machine `emit()`s, declared as the schema's `events`: what the
+   * model's wait tool may wait for (XState knows them in TypeScript only). Every emitted event
+   * reaches `observe` whether declared or not.
+   *
+   * @default undefined — none declared
+   */
+  events?: readonly TEmitted["type"][];
+}
+
 /** What a command observes of the actor: its state value and context after the event. */
 export interface ActorState<TSnapshot extends MachineSnapshotLike<EventObject>> {
   value: TSnapshot["value"];
@@ -105,7 +117,10 @@ export interface ActorState<TSnapshot extends MachineSnapshotLike<EventObject>> 
  *   the machine would not take it, sends nothing and fails the call with the reason (the bridge
  *   answers `ExecuteFailed`, "nothing was sent"); otherwise it sends the event and returns
  *   `{ value, context }` after it and exactly the events the actor emitted while handling it;
- * - `subscribe(listener)` hears every snapshot, the actor's completion and its error.
+ * - `subscribe(listener)` hears every snapshot, the actor's completion and its error;
+ * - `getSnapshot()` is `{ value, context }` of the actor's snapshot (the same object while the
+ *   actor has not moved), and `onEvent(listener)` hears everything the actor `emit()`s, during a
+ *   call or outside one (`options.events` declares their types for the model's wait).
  *
  * @example
  * ```ts
@@ -123,11 +138,24 @@ export function fromActor<
 >(
   actor: MachineActorLike<TSnapshot, TEvent, TEmitted>,
   commands: EventCommands<TEvent>,
+  options: ActorOptions<TEmitted> = {},
 ): AgentComponent<ActorState<TSnapshot>, TEmitted> {
   // Frozen: it never changes, and a frozen commands object lets the bridge check an unchanged
   // turn without enumerating it (the same cost per command at any size).
   const declared = Object.freeze(declaredCommands(commands));
-  const schema: AgentSchema = { commands: declared };
+  const schema: AgentSchema =
+    options.events === undefined
+      ? { commands: declared }
+      : { commands: declared, events: [...options.events] };
+
+  // One state object per actor snapshot: the same value while the actor has not moved.
+  let seen: { from: TSnapshot; state: ActorState<TSnapshot> } | undefined;
+  const stateOf = (snapshot: TSnapshot): ActorState<TSnapshot> => {
+    if (seen?.from !== snapshot) {
+      seen = { from: snapshot, state: { value: snapshot.value, context: snapshot.context } };
+    }
+    return seen.state;
+  };
 
   const active = () => {
     const snapshot = actor.getSnapshot();
@@ -175,8 +203,14 @@ export function fromActor<
       }
       if (failure !== undefined) throw failure.error;
 
-      const after = actor.getSnapshot();
-      return { state: { value: after.value, context: after.context }, events };
+      return { state: stateOf(actor.getSnapshot()), events };
+    },
+
+    getSnapshot: () => stateOf(actor.getSnapshot()),
+
+    onEvent(listener) {
+      const subscription = actor.on("*", listener);
+      return () => subscription.unsubscribe();
     },
 
     subscribe(listener) {
