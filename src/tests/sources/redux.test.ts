@@ -1,6 +1,6 @@
 import { configureStore, createSlice, type PayloadAction } from "@reduxjs/toolkit";
 import { type AgentComponent, igniteTools } from "ignite-element/tools";
-import { fromSlice, type SliceOptions } from "ignite-element/tools/redux";
+import { actionFeed, fromSlice, type SliceOptions } from "ignite-element/tools/redux";
 import { describe, expect, expectTypeOf, it } from "vitest";
 
 interface Cart {
@@ -167,5 +167,80 @@ describe("fromSlice", () => {
     expectTypeOf(component).toExtend<AgentComponent<Cart, { type: string; payload: unknown }>>();
     // @ts-expect-error `add` takes a payload, so its input schema is required
     fromSlice(store, cartSlice, { commands: { add: {} } });
+  });
+});
+
+describe("fromSlice: live state", () => {
+  it("reports every action of the slice dispatched anywhere, after the state it led to, once the store has the feed", async () => {
+    const actions = actionFeed();
+    const store = configureStore({
+      reducer: cartSlice.reducer,
+      middleware: (defaults) => defaults().concat(actions.middleware),
+    });
+    const component = fromSlice(store, cartSlice, { ...cartCommands, actions });
+    const tools = igniteTools(component);
+    const heard: { type: string; lines: number; during?: string }[] = [];
+    tools.observe(({ event, snapshot, call }) => {
+      heard.push({
+        type: event?.type ?? "state",
+        lines: snapshot.lines.length,
+        ...(call ? { during: call.name } : {}),
+      });
+    });
+
+    await tools.invoke({ name: "add", input: { sku: "tea", quantity: 1 } });
+    store.dispatch(cartSlice.actions.add({ sku: "cake", quantity: 2 }));
+    store.dispatch({ type: "elsewhere/ping" }); // not the slice's: no event, no change
+
+    // Redux calls its subscribers inside the dispatch, before a middleware hears that the reducers
+    // are done: each dispatch is a change of state, then its action with the same snapshot.
+    expect(heard).toEqual([
+      { type: "state", lines: 1, during: "add" },
+      { type: "cart/add", lines: 1, during: "add" },
+      { type: "state", lines: 2 },
+      { type: "cart/add", lines: 2 },
+    ]);
+    expect(component.getSchema().events).toEqual(["cart/add", "cart/empty", "cart/pay"]);
+    expect(component.getSnapshot?.()).toBe(store.getState());
+  });
+
+  it("without the feed, observes the state but declares and reports no actions", () => {
+    const store = configureStore({ reducer: cartSlice.reducer });
+    const component = fromSlice(store, cartSlice, cartCommands);
+    const tools = igniteTools(component);
+    const heard: (string | undefined)[] = [];
+    tools.observe(({ event }) => heard.push(event?.type));
+
+    store.dispatch(cartSlice.actions.add({ sku: "tea", quantity: 1 }));
+
+    expect(heard).toEqual([undefined]);
+    expect(component.onEvent).toBeUndefined();
+    expect(component.getSchema().events).toBeUndefined();
+  });
+
+  it("stops hearing the store when nobody observes", () => {
+    const actions = actionFeed();
+    let listening = 0;
+    const store = configureStore({
+      reducer: cartSlice.reducer,
+      middleware: (defaults) => defaults().concat(actions.middleware),
+    });
+    const counted = {
+      ...store,
+      subscribe(listener: () => void) {
+        listening++;
+        const stop = store.subscribe(listener);
+        return () => {
+          listening--;
+          stop();
+        };
+      },
+    };
+    const tools = igniteTools(fromSlice(counted, cartSlice, { ...cartCommands, actions }));
+
+    const stop = tools.observe(() => undefined);
+    expect(listening).toBe(1);
+    stop();
+    expect(listening).toBe(0);
   });
 });

@@ -353,3 +353,59 @@ describe("fromActor: the schema it declares", () => {
     fromActor(actor, { explode: {} });
   });
 });
+
+describe("fromActor: live state", () => {
+  it("reports what the actor emits and its new state, from a call or from outside, each once and in order", async () => {
+    const actor = createActor(accountMachine).start();
+    const tools = igniteTools(fromActor(actor, accountCommands, { events: ["moved"] }));
+    const heard: { type: string; balance: number; during?: string }[] = [];
+    tools.observe(({ event, snapshot, call }) => {
+      heard.push({
+        type: event?.type ?? "state",
+        balance: snapshot.context.balance,
+        ...(call ? { during: call.name } : {}),
+      });
+    });
+
+    await tools.invoke({ name: "deposit", input: { amount: 20 } });
+    actor.send({ type: "withdraw", amount: 5 }); // another part of the app, outside any call
+    actor.send({ type: "audit" }); // a transition that emits nothing
+
+    expect(heard).toEqual([
+      { type: "moved", balance: 20, during: "deposit" },
+      { type: "moved", balance: 15 },
+      { type: "state", balance: 15 },
+    ]);
+  });
+
+  it("gives the same snapshot while the actor has not moved, and declares the emitted events for the wait tool", () => {
+    const actor = createActor(accountMachine).start();
+    const component = fromActor(actor, accountCommands, { events: ["moved"] });
+
+    expect(component.getSnapshot?.()).toBe(component.getSnapshot?.());
+    expect(component.getSchema().events).toEqual(["moved"]);
+    const tools = igniteTools(component, undefined, { wait: { maxMs: 1_000 } });
+    const wait = tools.manifest().find((tool) => tool.name === "waitFor");
+    expect(wait?.inputSchema.properties).toMatchObject({ event: { enum: ["moved"] } });
+  });
+
+  it("lets the model wait for a command the machine will take once something outside happens", async () => {
+    const actor = createActor(accountMachine).start();
+    const tools = igniteTools(fromActor(actor, accountCommands), undefined, {
+      wait: { maxMs: 5_000 },
+    });
+
+    const waiting = tools.invoke({ name: "waitFor", input: { available: "withdraw" } });
+    await Promise.resolve();
+    actor.send({ type: "deposit", amount: 10 });
+
+    expect(await waiting).toMatchObject({
+      ok: true,
+      value: {
+        waited: '"withdraw" is available now.',
+        snapshot: { value: "open", context: { balance: 10 } },
+        available: ["close", "deposit", "freeze", "withdraw"],
+      },
+    });
+  });
+});

@@ -211,11 +211,10 @@ function happened(
   event: string | undefined,
   command: string | undefined,
 ): string {
-  if (change.event !== undefined && (event === undefined || change.event.type === event)) {
-    return `The event ${JSON.stringify(change.event.type)} happened.`;
-  }
+  const type = change.event?.type;
+  if (event !== undefined && type === event) return `The event ${JSON.stringify(type)} happened.`;
   if (command !== undefined) return `${JSON.stringify(command)} is available now.`;
-  return "The state changed.";
+  return type === undefined ? "The state changed." : `The event ${JSON.stringify(type)} happened.`;
 }
 
 /** The wait tool's declaration: what it waits for is limited to what the component declares. */
