@@ -176,7 +176,8 @@ export interface LiveChange<S = unknown, E extends RuntimeEvent = RuntimeEvent> 
   readonly event?: E;
   /**
    * The call of this bridge whose command was running when it happened; absent when it came from
-   * outside every call (a timer, a person, another agent).
+   * outside every call (a timer, a person, another agent), or from a call started while nobody
+   * observed.
    */
   readonly call?: NeutralToolCall;
 }

@@ -456,7 +456,8 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     listeners: CallListeners | undefined,
     span: TraceHandle | undefined,
   ): Soon<Result<Observation<S, E>, ToolError>> => {
-    if (!live) return executeNow(route, call, signal, listeners, span);
+    // Marked only while someone observes: a call costs nothing more when nobody does.
+    if (!live?.listening()) return executeNow(route, call, signal, listeners, span);
     live.enter(call);
     return marked(call, executeNow(route, call, signal, listeners, span));
   };

@@ -42,6 +42,8 @@ export interface Live<S, E extends RuntimeEvent> {
   ): Promise<LiveChange<S, E>>;
   /** The component's snapshot now (`getSnapshot()`); throws what it throws. */
   snapshot(): S;
+  /** Whether anyone listens now. */
+  listening(): boolean;
   /** Marks `call`'s command as running: what happens until `leave` is its, not the world's. */
   enter(call: NeutralToolCall): void;
   leave(call: NeutralToolCall): void;
@@ -198,6 +200,7 @@ export function liveOf<S, E extends RuntimeEvent>(
     observe,
     until,
     snapshot: () => getSnapshot.call(component),
+    listening: () => listeners.size > 0,
     enter(call) {
       running = call;
     },
