@@ -163,6 +163,12 @@ describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => 
     },
   );
 
+  it("refuses a schema holding a BigInt, naming where it is, for every validator", () => {
+    expect(problem({ properties: { n: { type: "integer", maximum: 10n } } })).toBe(
+      'Command "add" has an invalid input schema: /properties/n/maximum is 10n: must be JSON data, which has no BigInt',
+    );
+  });
+
   it("reads the names inside $defs as names: JSON-Schema-Test-Suite, empty tokens in $ref json-pointer", () => {
     // draft2020-12/ref.json, "empty tokens in $ref json-pointer", verbatim.
     const suite = {

@@ -42,7 +42,14 @@ function entryFor(validator: InputValidator, schema: JsonSchema): SchemaEntry {
   }
   let entry = cache.byObject.get(schema);
   if (entry) return entry;
-  const key = contentKey(schema);
+  let key: string;
+  try {
+    key = contentKey(schema);
+  } catch (error) {
+    // Not JSON data (a BigInt, a getter that throws): no validator can read it. Not cached, as
+    // the object may be repaired in place.
+    return { problem: describe(error) };
+  }
   entry = cache.byContent.get(key);
   if (entry) {
     cache.byContent.delete(key); // most recently used last: a Map keeps insertion order
@@ -86,9 +93,21 @@ export function checkInput(
  * Serialises JSON-like data with object keys sorted (by code unit), so equal content gives equal
  * text: the canonical JSON a schema is cached by and a pending call's digest is taken over.
  */
-export function contentKey(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(contentKey).join(",")}]`;
+export function contentKey(value: unknown, path = ""): string {
+  if (Array.isArray(value)) {
+    return `[${value.map((item, index) => contentKey(item, `${path}/${index}`)).join(",")}]`;
+  }
+  if (typeof value === "bigint") {
+    throw new TypeError(`${path || "/"} is ${value}n: must be JSON data, which has no BigInt`);
+  }
   if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
   const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${contentKey(item)}`).join(",")}}`;
+  return `{${entries
+    .map(([key, item]) => `${JSON.stringify(key)}:${contentKey(item, `${path}/${pointer(key)}`)}`)
+    .join(",")}}`;
+}
+
+/** `key` as one JSON Pointer segment. */
+function pointer(key: string): string {
+  return key.replaceAll("~", "~0").replaceAll("/", "~1");
 }
