@@ -12,8 +12,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ledgerRows } from "./ledgers.js";
 import { peerRows } from "./peers.js";
-import { scaleRows as growthRows } from "./scale.js";
 import {
   alternativeRows,
   manifestRows,
@@ -23,6 +23,7 @@ import {
   turnRows,
   validationRows,
 } from "./rows.js";
+import { scaleRows as growthRows } from "./scale.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -75,6 +76,11 @@ await section("6", "memory (child process, --expose-gc)", memoryRows);
 await section("7", "bundle size (scripts/check-size.mjs)", sizeRows);
 await section("P", "peers: AI SDK, LangChain, MCP SDK at 10–10 000 commands", () =>
   peerRows(options, quick ? [10, 100] : undefined),
+);
+await section(
+  "L",
+  "ledgers' cost per call, resumes/s through the queue (own Redis, PostgreSQL)",
+  () => ledgerRows(options, quick),
 );
 
 function memoryRows(): Row[] {

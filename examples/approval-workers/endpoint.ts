@@ -5,6 +5,9 @@
  *
  *   REDIS_URL=redis://127.0.0.1:6379 PORT=3000 node --import tsx examples/approval-workers/endpoint.ts
  *
+ * With LEDGER=postgres and DATABASE_URL the ledger is a PostgreSQL table (ledger.ts), which the
+ * endpoint creates when it is missing, before it listens.
+ *
  *   POST /runs       {"runId": "r1"}                      starts a run until it pauses: {runId, pending}
  *   POST /decisions  {"runId": "r1", "decisions": [...]}  enqueues the decisions: 202 {jobId}
  *
@@ -14,10 +17,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { openLedger } from "./ledger.js";
 import { type DecisionJob, QUEUE, startRun } from "./shop.js";
 
 const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const redis = new Redis(url, { commandTimeout: 5_000, maxRetriesPerRequest: 1 });
+const { ledger, close } = await openLedger(redis, { createTable: true });
 const queue = new Queue<DecisionJob>(QUEUE, {
   connection: new Redis(url),
   defaultJobOptions: {
@@ -47,7 +52,7 @@ const server = createServer(async (request, response) => {
     if (request.method === "POST" && request.url === "/runs") {
       return reply(response, 200, {
         runId: input.runId,
-        pending: await startRun(redis, input.runId),
+        pending: await startRun(redis, ledger, input.runId),
       });
     }
     if (request.method === "POST" && request.url === "/decisions") {
@@ -69,5 +74,5 @@ server.listen(Number(process.env.PORT ?? 3000), "127.0.0.1", () => {
 
 process.on("SIGTERM", () => {
   server.close();
-  void Promise.all([queue.close(), redis.quit()]).then(() => process.exit(0));
+  void Promise.all([queue.close(), redis.quit(), close()]).then(() => process.exit(0));
 });

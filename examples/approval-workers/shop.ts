@@ -9,12 +9,13 @@
 import type { Redis } from "ioredis";
 // Relative, not "ignite-element/tools": these files run under `node --import tsx` from any
 // directory, where tsconfig `paths` do not apply and the package's self-reference would load a
-// possibly stale dist/. A published application imports "ignite-element/tools" and
-// "ignite-element/tools/ledger-redis".
+// possibly stale dist/. A published application imports "ignite-element/tools" (and, in
+// ledger.ts, "ignite-element/tools/ledger-redis" or "ignite-element/tools/ledger-postgres").
 import {
   type AgentComponent,
   type ApprovalDecision,
   type ApprovalPolicy,
+  type CallLedger,
   type FakeMessage,
   type FakeResponse,
   fakeDialect,
@@ -23,7 +24,6 @@ import {
   type PendingCall,
   runToolLoop,
 } from "../../src/tools/index.js";
-import { redisLedger } from "../../src/tools/ledgers/redis.js";
 
 /** The BullMQ queue the decisions travel on. */
 export const QUEUE = "approval-decisions";
@@ -40,9 +40,6 @@ export const keys = {
   requests: (runId: string, turn: number) => `aw:requests:${runId}:${turn}`,
   attempts: (runId: string) => `aw:attempts:${runId}`,
 };
-
-/** The ledger every process of the example shares: one key per call, scoped to its run. */
-export const ledgerOf = (redis: Redis) => redisLedger(redis, { prefix: "aw:ledger:" });
 
 /** A person's decisions for one paused run, as the endpoint enqueues them. */
 export interface DecisionJob {
@@ -134,13 +131,20 @@ export function scriptedModel(redis: Redis, runId: string) {
   };
 }
 
-/** Starts a conversation until it pauses for approval; stores its state; answers the pending. */
-export async function startRun(redis: Redis, runId: string): Promise<PendingCall[]> {
+/**
+ * Starts a conversation until it pauses for approval; stores its state; answers the pending.
+ * `ledger` is the one the workers share (ledger.ts): the run's keys in it are scoped to `runId`.
+ */
+export async function startRun(
+  redis: Redis,
+  ledger: CallLedger,
+  runId: string,
+): Promise<PendingCall[]> {
   const result = await runToolLoop({
     tools: tools(redis, runId),
     model: scriptedModel(redis, runId),
     messages: [{ role: "user", content: "Pay my invoice." }],
-    ledger: ledgerOf(redis),
+    ledger,
     runId,
   });
   if (result.stop !== "approval") throw new Error(`run ${runId} did not pause: ${result.stop}`);

@@ -1,9 +1,11 @@
 /**
  * A worker of the approval-workers example (see README.md): takes a person's decisions off the
- * queue and resumes the run from its stored state, with the durable Redis ledger. Start as many
- * as you like, on as many machines as reach the Redis:
+ * queue and resumes the run from its stored state, with the durable ledger (ledger.ts: Redis, or
+ * PostgreSQL with LEDGER=postgres). Start as many as you like, on as many machines as reach the
+ * Redis (and the database):
  *
  *   REDIS_URL=redis://127.0.0.1:6379 node --import tsx examples/approval-workers/worker.ts
+ *   LEDGER=postgres DATABASE_URL=postgres://… REDIS_URL=… node --import tsx examples/approval-workers/worker.ts
  *
  * What a delivery can meet, and what the worker does:
  * - the run resumes: its result is stored, the job completes;
@@ -13,12 +15,13 @@
  *   duplicate or recovers the dead worker's resume;
  * - any other refusal (an expired or mismatched decision): stored, the job completes — retrying
  *   cannot make it valid; the application asks the person again;
- * - anything else (Redis down): thrown, so BullMQ retries it with backoff.
+ * - anything else (Redis or the database down): thrown, so BullMQ retries it with backoff.
  *
- * Environment: REDIS_URL; CONCURRENCY (4); LEASE_MS (the ledger's lease, 30 000); LOCK_MS and
- * STALLED_MS (BullMQ's lockDuration and stalledInterval: how soon a dead worker's job is handed to
- * another; 30 000 and 30 000). KILL_AFTER_EXECUTIONS=n makes the process SIGKILL itself right
- * after its n-th `pay` executed, before the outcome is recorded: the test's crash.
+ * Environment: REDIS_URL; LEDGER (redis, the default, or postgres) and DATABASE_URL; CONCURRENCY
+ * (4); LEASE_MS (the ledger's lease, 30 000); LOCK_MS and STALLED_MS (BullMQ's lockDuration and
+ * stalledInterval: how soon a dead worker's job is handed to another; 30 000 and 30 000).
+ * KILL_AFTER_EXECUTIONS=n makes the process SIGKILL itself right after its n-th `pay` executed,
+ * before the outcome is recorded: the test's crash.
  */
 import { DelayedError, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
@@ -30,15 +33,8 @@ import {
   resumeToolLoop,
   type ToolLoopState,
 } from "../../src/tools/index.js";
-import {
-  type DecisionJob,
-  keys,
-  ledgerOf,
-  QUEUE,
-  type RunResult,
-  scriptedModel,
-  tools,
-} from "./shop.js";
+import { openLedger } from "./ledger.js";
+import { type DecisionJob, keys, QUEUE, type RunResult, scriptedModel, tools } from "./shop.js";
 
 const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const number = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -50,7 +46,8 @@ const killAfter = number("KILL_AFTER_EXECUTIONS", 0);
 // component, whose commands fail fast so a call on a store that is down is answered, not hung.
 const connection = new Redis(url, { maxRetriesPerRequest: null });
 const store = new Redis(url, { commandTimeout: 5_000, maxRetriesPerRequest: 1 });
-const ledger = ledgerOf(store);
+// On PostgreSQL, the table exists: the endpoint created it before it enqueued any job.
+const { ledger, close } = await openLedger(store);
 
 let executions = 0;
 function executed() {
@@ -143,6 +140,6 @@ console.log(`ready ${process.pid}`);
 process.on("SIGTERM", () => {
   void worker
     .close()
-    .then(() => Promise.all([connection.quit(), store.quit()]))
+    .then(() => Promise.all([connection.quit(), store.quit(), close()]))
     .then(() => process.exit(0));
 });

@@ -3,7 +3,8 @@
  * PostgreSQL on free ports of 127.0.0.1, each in a temporary directory, stopped and removed when
  * the run ends. The tests read their URLs with `inject("redisUrl")` / `inject("databaseUrl")`; doc
  * snippets read `REDIS_URL` / `DATABASE_URL`. Without the servers installed the run fails, saying
- * what to install: a ledger test that skipped would prove nothing.
+ * what to install: a ledger test that skipped would prove nothing. `npm run bench` starts its own
+ * pair the same way (`startServices`, bench/ledgers.ts).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
@@ -30,13 +31,35 @@ declare module "vitest" {
 const INSTALL =
   "install Debian's redis-server and postgresql (`npm run services:install`, or `sudo apt-get install -y redis-server postgresql`)";
 
+/** A Redis and a PostgreSQL started for one run, and how to stop and remove them. */
+export interface Services {
+  redisUrl: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const services = await startServices();
+  project.provide("redisUrl", services.redisUrl);
+  project.provide("databaseUrl", services.databaseUrl);
+  // The doc snippets are modules run as written: they read the URLs from the environment.
+  process.env.REDIS_URL = services.redisUrl;
+  process.env.DATABASE_URL = services.databaseUrl;
+  return services.stop;
+}
+
+/**
+ * Starts a Redis and a PostgreSQL on free ports of 127.0.0.1, in a temporary directory that
+ * `stop` removes: for the tests (above) and for `npm run bench`'s ledger and queue rows. Rejects,
+ * having stopped whatever had started, saying what to install when either is missing.
+ */
+export async function startServices(): Promise<Services> {
   const root = mkdtempSync(join(tmpdir(), "ignite-services-"));
   // Readable by the postgres user, who runs the database when the tests run as root.
   chmodSync(root, 0o755);
   const stops: (() => Promise<void>)[] = [];
-  const teardown = async () => {
-    await Promise.allSettled(stops.map((stop) => stop()));
+  const stop = async () => {
+    await Promise.allSettled(stops.map((stopOne) => stopOne()));
     rmSync(root, { recursive: true, force: true });
   };
   // Both settle before anything is torn down: a server still starting when the other failed
@@ -46,18 +69,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     startPostgres(join(root, "pg"), stops),
   ]);
   if (redis.status === "rejected" || postgres.status === "rejected") {
-    await teardown();
+    await stop();
     const reasons = [redis, postgres].flatMap((started) =>
       started.status === "rejected" ? [messageOf(started.reason)] : [],
     );
     throw new Error(reasons.join("\n"));
   }
-  project.provide("redisUrl", redis.value);
-  project.provide("databaseUrl", postgres.value);
-  // The doc snippets are modules run as written: they read the URLs from the environment.
-  process.env.REDIS_URL = redis.value;
-  process.env.DATABASE_URL = postgres.value;
-  return teardown;
+  return { redisUrl: redis.value, databaseUrl: postgres.value, stop };
 }
 
 function messageOf(reason: unknown): string {
@@ -76,7 +94,8 @@ async function startRedis(dir: string, stops: (() => Promise<void>)[]): Promise<
  */
 export async function redisServer(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
   const server = which("redis-server", ["/usr/bin/redis-server"]);
-  if (!server) throw new Error(`The ledger tests need a Redis server: ${INSTALL}.`);
+  if (!server)
+    throw new Error(`The durable ledgers' tests and benchmarks need a Redis server: ${INSTALL}.`);
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   // Nothing persisted: the tests need a server, not its disk.
@@ -108,7 +127,10 @@ export async function redisServer(dir: string): Promise<{ url: string; stop(): P
 
 async function startPostgres(dir: string, stops: (() => Promise<void>)[]): Promise<string> {
   const bin = postgresBin();
-  if (!bin) throw new Error(`The ledger tests need PostgreSQL (initdb, pg_ctl): ${INSTALL}.`);
+  if (!bin)
+    throw new Error(
+      `The durable ledgers' tests and benchmarks need PostgreSQL (initdb, pg_ctl): ${INSTALL}.`,
+    );
   mkdirSync(dir);
   // PostgreSQL refuses to run as root: then it runs as the postgres user, on a directory it owns.
   const asRoot = process.getuid?.() === 0;
