@@ -117,7 +117,7 @@ beforeAll(() => {
 afterAll(() => {
   if (consumer !== "" && process.env.DOCS_CONSUMER === undefined)
     rmSync(consumer, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe("the way in", () => {
   it("never installs this package from the registry, where its name belongs to another package", () => {
@@ -177,7 +177,8 @@ describe("documentation snippets", () => {
           `${where(diagnostic)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
       );
     if (diagnostics.length > 0) throw new Error(diagnostics.join("\n"));
-  }, 120_000);
+    // One program over every snippet: about 40 s on 2 quiet cores, several times that on a busy one.
+  }, 300_000);
 
   it.each(
     snippets.filter((snippet) => snippet.runs).map((snippet) => [snippet.name, snippet] as const),
