@@ -111,6 +111,29 @@ describe("observe", () => {
     expect(world.held()).toBe(0);
   });
 
+  it("is a TypeError for a listener that is not a function, and subscribes to nothing", () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component);
+
+    expect(() => tools.observe("log" as never)).toThrow(
+      new TypeError("observe(listener): the listener is not a function"),
+    );
+    expect(world.held()).toBe(0);
+  });
+
+  it("throws what the component's onEvent throws, and leaves its subscribe released", () => {
+    const { component, world } = oven();
+    const tools = igniteTools({
+      ...component,
+      onEvent: () => {
+        throw new Error("no events here");
+      },
+    });
+
+    expect(() => tools.observe(() => undefined)).toThrow("no events here");
+    expect(world.held()).toBe(0);
+  });
+
   it("is a TypeError on a component that cannot report its state", () => {
     const tools = igniteTools({
       getSchema: () => ({ commands: {} }),
@@ -240,6 +263,19 @@ describe("until", () => {
     world.openDoor();
 
     await expect(waiting).rejects.toThrow("bad match");
+    expect(world.held()).toBe(0);
+  });
+
+  it("rejects a match that is not a function and a timeout that is not a duration", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component);
+
+    await expect(tools.until("open" as never)).rejects.toThrow(
+      new TypeError("until(match): match is not a function"),
+    );
+    await expect(tools.until(() => false, { timeoutMs: -1 })).rejects.toThrow(
+      new TypeError("until: timeoutMs must be a number ≥ 0, not -1"),
+    );
     expect(world.held()).toBe(0);
   });
 
@@ -413,6 +449,43 @@ describe("the wait tool", () => {
         message: 'Command "waitFor" failed: was cancelled while it waited; waiting changes nothing',
       },
     });
+    expect(world.held()).toBe(0);
+  });
+
+  it("answers ExecuteFailed when the component's state cannot be read while it waits", async () => {
+    const { component, world } = oven();
+    let broken = false;
+    const tools = igniteTools(
+      {
+        ...component,
+        getSnapshot: () => {
+          if (broken) throw new Error("store gone");
+          return component.getSnapshot?.() as OvenState;
+        },
+      },
+      fakeDialect,
+      { wait: { maxMs: 1_000 } },
+    );
+
+    broken = true;
+    const before = await tools.invoke({ name: "waitFor", input: {} });
+    broken = false;
+    const waiting = tools.invoke({ name: "waitFor", input: {} });
+    await Promise.resolve();
+    broken = true;
+    world.openDoor(); // heard with the last snapshot read; the answer's own read then fails
+
+    for (const answer of [before, await waiting]) {
+      expect(answer).toMatchObject({
+        ok: false,
+        error: {
+          kind: "ExecuteFailed",
+          reason: "threw",
+          message: 'Command "waitFor" failed: store gone',
+        },
+      });
+    }
+    broken = false;
     expect(world.held()).toBe(0);
   });
 

@@ -162,7 +162,12 @@ function waiter(maxMs: number, name: string): Waiter {
     ) {
       const { event, available: command, seconds } = input as WaitInput; // validated by its schema
       const ms = Math.min(maxMs, seconds === undefined ? maxMs : seconds * 1000);
-      const start = live.snapshot();
+      let start: S;
+      try {
+        start = live.snapshot();
+      } catch (error) {
+        return err({ stop: "threw", error });
+      }
       const matches = (change: LiveChange<S, E>) => {
         if (event !== undefined && change.event?.type === event) return true;
         if (command !== undefined) return available().includes(command);
