@@ -272,7 +272,9 @@ export interface LoopToolBridge<S, E extends RuntimeEvent, ToolDefs, Response, R
  */
 export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock, Message>(
   component: AgentComponent<S, E>,
-  dialect: LoopDialect<ToolDefs, Response, ResultBlock, Message>,
+  // Without the optional `appendNote`: overloads are first matched as subtypes, and a dialect
+  // that lacks an optional member is no subtype, so it would be taken for a plain ToolDialect.
+  dialect: Omit<LoopDialect<ToolDefs, Response, ResultBlock, Message>, "appendNote">,
   options?: IgniteToolsOptions<S, E>,
 ): LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
 /**
