@@ -13,6 +13,7 @@ import {
   type FakeToolDefs,
   fakeDialect,
   igniteTools,
+  type LiveChange,
   type LoopToolBridge,
   type NeutralToolCall,
   type RuntimeEvent,
@@ -22,6 +23,7 @@ import {
   type TellChanges,
 } from "../../tools/index.js";
 import { changesNote, MAX_NOTE_EVENTS } from "../../tools/shell/changes.js";
+import { tellerOf } from "../../tools/shell/tell-changes.js";
 import { argsFor, providers } from "../provider-responses.js";
 import { oven } from "./oven.js";
 
@@ -258,6 +260,69 @@ describe("tellChanges over the fake dialect", () => {
     }
   });
 
+  it("tells an outside event beside a call of the model's that failed, which read nothing", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const { model } = scriptedModel([
+      () => {
+        world.preheated();
+        // Out of range: answered InvalidInput, nothing ran.
+        return { toolCalls: [preheat(999)] };
+      },
+    ]);
+
+    const result = await runToolLoop({ tools, model, messages: ask("Bake."), tellChanges: true });
+
+    expect(result.steps[0]?.errors.map((error) => error.kind)).toEqual(["InvalidInput"]);
+    expect(result.steps[1]?.told).toContain('- {"type":"preheated"}');
+  });
+
+  it("takes the default cap, 1500 characters, from an object without maxChars", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const { model } = scriptedModel([
+      () => {
+        for (let index = 0; index < 100; index++) world.openDoor();
+        return { toolCalls: [preheat(180)] };
+      },
+    ]);
+
+    const result = await runToolLoop({ tools, model, messages: ask("Bake."), tellChanges: {} });
+
+    const told = result.steps[1]?.told ?? "";
+    expect(told.length).toBeLessThanOrEqual(1500);
+    expect(told).toContain(`- and ${100 - MAX_NOTE_EVENTS} more events`);
+  });
+
+  it("leaves availability out of a note when the schema cannot be read at that request", () => {
+    let listener: ((change: LiveChange<number, RuntimeEvent>) => void) | undefined;
+    let broken = false;
+    const teller = tellerOf<number, RuntimeEvent, string>(
+      {
+        observe: (heard) => {
+          listener = heard;
+          return () => undefined;
+        },
+        manifest: () => {
+          if (broken) throw new TypeError("getSchema() threw");
+          return [];
+        },
+        appendNote: (messages, note) => [...messages, note],
+      },
+      true,
+      "runToolLoop",
+    );
+    broken = true;
+    listener?.({ snapshot: 2, event: { type: "rang" } });
+
+    const { messages, told } = teller?.tell(["Hello."], []) ?? { messages: [] };
+
+    expect(told).toBe(
+      [HEADER, "Events, oldest first:", '- {"type":"rang"}', "State now: 2"].join("\n"),
+    );
+    expect(messages).toEqual(["Hello.", told]);
+  });
+
   it("is off by default: nothing is observed and nothing told", async () => {
     const { component, world } = oven();
     const tools = igniteTools(component, fakeDialect);
@@ -432,6 +497,12 @@ describe("tellChanges is refused at the loop's start when it cannot work", () =>
       },
       true,
       /tellChanges needs a dialect that can write a note/,
+    ],
+    [
+      "it is neither a boolean nor an object",
+      () => igniteTools(oven().component, fakeDialect),
+      "yes" as never,
+      /tellChanges must be true, false or \{ maxChars \}, not yes/,
     ],
     [
       "maxChars is below the smallest note",
