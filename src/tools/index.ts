@@ -94,6 +94,7 @@ export {
 } from "./shell/loop.js";
 export type { ToolLoopState } from "./shell/loop-state.js";
 export { type ResumeToolLoopOptions, resumeToolLoop } from "./shell/resume.js";
+export type { TellChanges } from "./shell/tell-changes.js";
 export type { WaitObservation, WaitOptions } from "./shell/wait.js";
 export {
   type FakeMessage,

@@ -5,8 +5,9 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
-import { igniteTools } from "../../tools/index.js";
+import { igniteTools, runToolLoop } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
+import { oven } from "../shell/oven.js";
 import { type RecordingServer, startRecordingServer } from "./recording-server.js";
 
 // Recorded Messages API responses, as the API sends them (the SDK does not reshape them).
@@ -69,6 +70,17 @@ const finalTurn: Message = {
   stop_reason: "end_turn",
   content: [{ type: "text", text: "Done: count 2, limit 7, milk noted.", citations: null }],
 };
+
+// What the model is told when the oven reports it is preheated while the model thinks.
+const PREHEATED_NOTE = [
+  "Since your last request, this changed outside your own tool calls:",
+  "Events, oldest first:",
+  '- {"type":"preheated"}',
+  'State now: {"temperature":180,"preheated":true,"door":"closed"}',
+  "Now available: bake",
+].join("\n");
+const PREHEATED_RESULT =
+  '{"snapshot":{"temperature":180,"preheated":true,"door":"closed"},"events":[]}';
 
 /** What the fake server keeps of a request; the body is as the SDK sent it, unchecked. */
 interface Received {
@@ -158,6 +170,53 @@ describe("anthropic with the real @anthropic-ai/sdk client", () => {
           content:
             '{"snapshot":{"count":2,"limit":7,"locked":false,"todos":["buy milk"]},"events":[]}',
         },
+      ],
+    });
+  });
+
+  it("sends a note of what changed outside the calls as a text block after the tool_result blocks", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, anthropic);
+    const preheating: Message = {
+      ...toolTurn,
+      id: "msg_03",
+      content: [
+        {
+          type: "tool_use",
+          id: "toolu_01Preheat7q3Lz8WmN2kX4vB",
+          name: "preheat",
+          input: { target: 180 },
+          caller: { type: "direct" },
+        },
+      ],
+    };
+    server.reply(preheating, finalTurn);
+    const start = received.length;
+
+    const result = await runToolLoop({
+      tools,
+      model: ({ tools, messages, signal, turn }) => {
+        if (turn === 1) world.preheated();
+        return client.messages.create(
+          { model: "claude-sonnet-4-6", max_tokens: 1024, tools, messages },
+          { signal },
+        );
+      },
+      messages: [{ role: "user", content: "Bake bread." }],
+      tellChanges: true,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(result.steps[1]?.told).toBe(PREHEATED_NOTE);
+    expect(received[start + 1]?.body.messages?.at(-1)).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_01Preheat7q3Lz8WmN2kX4vB",
+          content: PREHEATED_RESULT,
+        },
+        { type: "text", text: PREHEATED_NOTE },
       ],
     });
   });

@@ -2,13 +2,26 @@ import { type Content, GenerateContentResponse, GoogleGenAI, type Tool } from "@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GeminiContent, gemini } from "../../tools/dialects/gemini.js";
-import { type AgentComponent, igniteTools } from "../../tools/index.js";
+import { type AgentComponent, igniteTools, runToolLoop } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
+import { oven } from "../shell/oven.js";
 import {
   type RecordedRequest,
   type RecordingServer,
   startRecordingServer,
 } from "./recording-server.js";
+
+// What the model is told when the oven reports it is preheated while the model thinks.
+const PREHEATED_NOTE = [
+  "Since your last request, this changed outside your own tool calls:",
+  "Events, oldest first:",
+  '- {"type":"preheated"}',
+  'State now: {"temperature":180,"preheated":true,"door":"closed"}',
+  "Now available: bake",
+].join("\n");
+
+/** The last `count` entries of a request's list, as the SDK sent it. */
+const lastOf = (sent: unknown, count: number) => (Array.isArray(sent) ? sent.slice(-count) : sent);
 
 let server: RecordingServer;
 let received: RecordedRequest[];
@@ -112,6 +125,63 @@ describe("gemini against @google/genai 2.32.0 over HTTP", () => {
               },
             },
           },
+        ],
+      },
+    ]);
+  });
+
+  it("sends a note of what changed outside the calls as a text part beside the function responses", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, gemini);
+    server.reply({
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: [{ functionCall: { name: "preheat", args: { target: 180 } } }],
+          },
+          finishReason: "STOP",
+          index: 0,
+        },
+      ],
+      usageMetadata: { promptTokenCount: 40, candidatesTokenCount: 8, totalTokenCount: 48 },
+      modelVersion: "gemini-2.5-flash",
+      responseId: "r-preheat",
+    });
+    const start = received.length;
+
+    const result = await runToolLoop({
+      tools,
+      model: ({ tools, messages, signal, turn }) => {
+        if (turn === 1) world.preheated();
+        return client.models.generateContent({
+          model: "gemini-2.5-flash",
+          contents: messages,
+          config: { tools, abortSignal: signal },
+        });
+      },
+      messages: [{ role: "user", parts: [{ text: "Bake bread." }] }],
+      tellChanges: true,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(result.steps[1]?.told).toBe(PREHEATED_NOTE);
+    expect(lastOf(received[start + 1]?.body.contents, 1)).toEqual([
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              name: "preheat",
+              response: {
+                output: {
+                  snapshot: { temperature: 180, preheated: true, door: "closed" },
+                  events: [],
+                },
+              },
+            },
+          },
+          { text: PREHEATED_NOTE },
         ],
       },
     ]);

@@ -1,8 +1,9 @@
 import { type ChatResponse, type Message, Ollama } from "ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ollama } from "../../tools/dialects/ollama.js";
-import { type AgentComponent, igniteTools } from "../../tools/index.js";
+import { type AgentComponent, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
+import { oven } from "../shell/oven.js";
 import {
   type RecordedRequest,
   type RecordingServer,
@@ -36,6 +37,20 @@ const finalReply = {
   ...firstReply("unused"),
   message: { role: "assistant", content: "The limit is 7 and it is noted." },
 };
+
+// What the model is told when the oven reports it is preheated while the model thinks.
+const PREHEATED_NOTE = [
+  "Since your last request, this changed outside your own tool calls:",
+  "Events, oldest first:",
+  '- {"type":"preheated"}',
+  'State now: {"temperature":180,"preheated":true,"door":"closed"}',
+  "Now available: bake",
+].join("\n");
+
+/** The last `count` entries of a request's list, as the SDK sent it. */
+const lastOf = (sent: unknown, count: number) => (Array.isArray(sent) ? sent.slice(-count) : sent);
+const PREHEATED_RESULT =
+  '{"snapshot":{"temperature":180,"preheated":true,"door":"closed"},"events":[]}';
 
 let server: RecordingServer;
 let received: RecordedRequest[];
@@ -132,5 +147,37 @@ describe("the ollama SDK against a local /api/chat", () => {
       ...results,
     ]);
     expect(bridge.parseToolCalls(final)).toEqual([]);
+  });
+
+  it("sends a note of what changed outside the calls as a user message after the tool messages", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, ollama);
+    server.reply({
+      ...firstReply("unused"),
+      message: {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ function: { name: "preheat", arguments: { target: 180 } } }],
+      },
+    });
+    const client = new Ollama({ host });
+    const start = received.length;
+
+    const result = await runToolLoop({
+      tools,
+      model: ({ tools, messages, turn }) => {
+        if (turn === 1) world.preheated();
+        return client.chat({ model: "llama3.2", stream: false, messages, tools });
+      },
+      messages: [{ role: "user", content: "Bake bread." }],
+      tellChanges: true,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(result.steps[1]?.told).toBe(PREHEATED_NOTE);
+    expect(lastOf(received[start + 1]?.body.messages, 2)).toEqual([
+      { role: "tool", content: PREHEATED_RESULT, tool_name: "preheat" },
+      { role: "user", content: PREHEATED_NOTE },
+    ]);
   });
 });

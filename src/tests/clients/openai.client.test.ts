@@ -2,8 +2,9 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type OpenAIResponsesItem, openai, openaiResponses } from "../../tools/dialects/openai.js";
-import { type AgentComponent, igniteTools } from "../../tools/index.js";
+import { type AgentComponent, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
+import { oven } from "../shell/oven.js";
 import {
   type RecordedRequest,
   type RecordingServer,
@@ -48,6 +49,20 @@ function todos() {
   };
   return { component, received };
 }
+
+// What the model is told when the oven reports it is preheated while the model thinks.
+const PREHEATED_NOTE = [
+  "Since your last request, this changed outside your own tool calls:",
+  "Events, oldest first:",
+  '- {"type":"preheated"}',
+  'State now: {"temperature":180,"preheated":true,"door":"closed"}',
+  "Now available: bake",
+].join("\n");
+
+/** The last `count` entries of a request's list, as the SDK sent it. */
+const lastOf = (sent: unknown, count: number) => (Array.isArray(sent) ? sent.slice(-count) : sent);
+const PREHEATED_RESULT =
+  '{"snapshot":{"temperature":180,"preheated":true,"door":"closed"},"events":[]}';
 
 const STRICT_PARAMETERS = {
   type: "object",
@@ -175,6 +190,46 @@ describe("openai against the real OpenAI SDK (Chat Completions)", () => {
     ]);
     expect(bridge.parseToolCalls(second)).toEqual([]);
     expect(second.choices[0]?.message.content).toBe("Done.");
+  });
+
+  it("sends a note of what changed outside the calls as a user message after the tool messages", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, openai);
+    server.reply(
+      chatCompletion(
+        {
+          role: "assistant",
+          content: null,
+          refusal: null,
+          tool_calls: [
+            {
+              id: "call_Preheat4kQ",
+              type: "function",
+              function: { name: "preheat", arguments: '{"target":180}' },
+            },
+          ],
+        },
+        "tool_calls",
+      ),
+      chatCompletion({ role: "assistant", content: "Preheating.", refusal: null }, "stop"),
+    );
+
+    const result = await runToolLoop({
+      tools,
+      model: ({ tools, messages, signal, turn }) => {
+        if (turn === 1) world.preheated();
+        return client.chat.completions.create({ model: "gpt-4o", tools, messages }, { signal });
+      },
+      messages: [{ role: "user", content: "Bake bread." }],
+      tellChanges: true,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(result.steps[1]?.told).toBe(PREHEATED_NOTE);
+    expect(lastOf(requests[1]?.body.messages, 2)).toEqual([
+      { role: "tool", tool_call_id: "call_Preheat4kQ", content: PREHEATED_RESULT },
+      { role: "user", content: PREHEATED_NOTE },
+    ]);
   });
 
   it("in strict mode sends every property required, optional ones nullable, and drops the model's nulls", async () => {
@@ -309,6 +364,52 @@ describe("openaiResponses against the real OpenAI SDK (Responses API)", () => {
     ]);
     expect(bridge.parseToolCalls(next)).toEqual([]);
     expect(next.output_text).toBe("Done.");
+  });
+
+  it("sends a note of what changed outside the calls as a user message item after the outputs", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, openaiResponses);
+    server.reply(
+      responsesResponse([
+        {
+          id: "fc_67ccd3b1preheat",
+          type: "function_call",
+          status: "completed",
+          call_id: "call_Preheat9mW",
+          name: "preheat",
+          arguments: '{"target":180}',
+        },
+      ]),
+      responsesResponse([
+        {
+          id: "msg_67ccd3b9",
+          type: "message",
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: "Preheating.", annotations: [] }],
+        },
+      ]),
+    );
+
+    const result = await runToolLoop({
+      tools,
+      model: ({ tools, messages, signal, turn }) => {
+        if (turn === 1) world.preheated();
+        return client.responses.create(
+          { model: "o4-mini", input: messages, tools, store: false },
+          { signal },
+        );
+      },
+      messages: [{ role: "user", content: "Bake bread." }],
+      tellChanges: true,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(result.steps[1]?.told).toBe(PREHEATED_NOTE);
+    expect(lastOf(requests[1]?.body.input, 2)).toEqual([
+      { type: "function_call_output", call_id: "call_Preheat9mW", output: PREHEATED_RESULT },
+      { type: "message", role: "user", content: [{ type: "input_text", text: PREHEATED_NOTE }] },
+    ]);
   });
 
   it("in strict mode sends every property required, optional ones nullable, and drops the model's nulls", async () => {

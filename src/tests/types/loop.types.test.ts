@@ -14,8 +14,14 @@ import {
   fakeDialect,
   igniteTools,
   type ModelRequest,
+  type ResumeToolLoopOptions,
+  type RuntimeEvent,
   runToolLoop,
+  type StreamingToolLoopOptions,
+  type TellChanges,
   type ToolError,
+  type ToolLoopOptions,
+  type ToolLoopStep,
   type ToolLoopStop,
 } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
@@ -154,5 +160,51 @@ describe("ToolError says why", () => {
       | "interrupted"
       | "ledger"
     >();
+  });
+});
+
+describe("tellChanges", () => {
+  it("takes true, false or { maxChars }, on runToolLoop and resumeToolLoop", () => {
+    expectTypeOf<ToolLoopOptions<unknown, RuntimeEvent, unknown, unknown, unknown, unknown>>()
+      .toHaveProperty("tellChanges")
+      .toEqualTypeOf<TellChanges | undefined>();
+    expectTypeOf<ResumeToolLoopOptions<unknown, RuntimeEvent, unknown, unknown, unknown, unknown>>()
+      .toHaveProperty("tellChanges")
+      .toEqualTypeOf<TellChanges | undefined>();
+    expectTypeOf<true>().toExtend<TellChanges>();
+    expectTypeOf<{ maxChars: 1000 }>().toExtend<TellChanges>();
+    expectTypeOf<{ maxChars: "1000" }>().not.toExtend<TellChanges>();
+    expectTypeOf<"yes">().not.toExtend<TellChanges>();
+  });
+
+  it("keeps what was told on the step, as text", () => {
+    expectTypeOf<ToolLoopStep<unknown, RuntimeEvent, unknown, unknown>>()
+      .toHaveProperty("told")
+      .toEqualTypeOf<string | undefined>();
+  });
+
+  it("is offered on the streaming loop too", () => {
+    expectTypeOf<
+      StreamingToolLoopOptions<
+        unknown,
+        RuntimeEvent,
+        unknown,
+        unknown,
+        unknown,
+        unknown,
+        unknown,
+        unknown
+      >
+    >()
+      .toHaveProperty("tellChanges")
+      .toEqualTypeOf<TellChanges | undefined>();
+  });
+
+  it("lets a bridge over any conversation dialect write a note, and still bridges a dialect written without one", () => {
+    expectTypeOf(igniteTools(new Counter(), fakeDialect).appendNote).toEqualTypeOf<
+      ((messages: readonly FakeMessage[], note: string) => FakeMessage[]) | undefined
+    >();
+    const { appendNote: _, ...withoutNotes } = fakeDialect;
+    expectTypeOf(igniteTools(new Counter(), withoutNotes).appendTurn).toBeFunction();
   });
 });

@@ -248,6 +248,8 @@ export interface LoopToolBridge<S, E extends RuntimeEvent, ToolDefs, Response, R
     response: Response,
     results: readonly ResultBlock[],
   ): Message[];
+  /** `messages` followed by a note for the model, when the dialect can write one. */
+  appendNote?(messages: readonly Message[], note: string): Message[];
 }
 
 /**
@@ -270,7 +272,9 @@ export interface LoopToolBridge<S, E extends RuntimeEvent, ToolDefs, Response, R
  */
 export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, ResultBlock, Message>(
   component: AgentComponent<S, E>,
-  dialect: LoopDialect<ToolDefs, Response, ResultBlock, Message>,
+  // Without the optional `appendNote`: overloads are first matched as subtypes, and a dialect
+  // that lacks an optional member is no subtype, so it would be taken for a plain ToolDialect.
+  dialect: Omit<LoopDialect<ToolDefs, Response, ResultBlock, Message>, "appendNote">,
   options?: IgniteToolsOptions<S, E>,
 ): LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
 /**
@@ -655,8 +659,11 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       (await answerToolCalls(response, invokeOptions)).map((answer) => answer.block),
   };
   if (!("appendTurn" in dialect) || typeof dialect.appendTurn !== "function") return withDialect;
-  const { appendTurn } = dialect;
-  return { ...withDialect, appendTurn: appendTurn.bind(dialect) };
+  const { appendTurn, appendNote } = dialect;
+  const loop = { ...withDialect, appendTurn: appendTurn.bind(dialect) };
+  return typeof appendNote === "function"
+    ? { ...loop, appendNote: appendNote.bind(dialect) }
+    : loop;
 }
 
 const CANCELLED = "was aborted before it ran; nothing was executed";

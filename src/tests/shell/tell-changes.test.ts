@@ -1,0 +1,832 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { anthropic } from "../../tools/dialects/anthropic.js";
+import { gemini } from "../../tools/dialects/gemini.js";
+import { ollama } from "../../tools/dialects/ollama.js";
+import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
+import {
+  type AgentComponent,
+  approveCall,
+  type FakeMessage,
+  type FakeResponse,
+  type FakeResultBlock,
+  type FakeToolDefs,
+  fakeDialect,
+  igniteTools,
+  type LiveChange,
+  type LoopToolBridge,
+  type NeutralToolCall,
+  type RuntimeEvent,
+  resumeToolLoop,
+  runToolLoop,
+  scriptedModel,
+  type TellChanges,
+} from "../../tools/index.js";
+import { changesNote, MAX_NOTE_EVENTS } from "../../tools/shell/changes.js";
+import { tellerOf } from "../../tools/shell/tell-changes.js";
+import { argsFor, providers } from "../provider-responses.js";
+import { oven } from "./oven.js";
+
+const ask = (text: string): FakeMessage[] => [{ role: "user", content: text }];
+const preheat = (target: number, id = "call_1"): NeutralToolCall => ({
+  id,
+  name: "preheat",
+  input: { target },
+});
+const HEADER = "Since your last request, this changed outside your own tool calls:";
+/** The notes a fake conversation carries, in order. */
+const notesIn = (messages: readonly FakeMessage[]) =>
+  messages.flatMap((message, index) =>
+    index > 0 && message.role === "user" ? [message.content] : [],
+  );
+
+describe("tellChanges over the fake dialect", () => {
+  it("tells the model, at its next request, an event that happened outside its calls, after the turn's results", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const { model, requests } = scriptedModel([
+      () => {
+        world.preheated(); // the thermostat reports while the model thinks
+        return { toolCalls: [preheat(180)] };
+      },
+    ]);
+
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake bread."),
+      tellChanges: true,
+    });
+
+    const note = [
+      HEADER,
+      "Events, oldest first:",
+      '- {"type":"preheated"}',
+      'State now: {"temperature":180,"preheated":true,"door":"closed"}',
+      "Now available: bake",
+    ].join("\n");
+    expect(result.stop).toBe("done");
+    expect(requests[1]?.messages.slice(-2)).toEqual([
+      {
+        role: "tool",
+        result: {
+          id: "call_1",
+          name: "preheat",
+          ok: true,
+          snapshot: { temperature: 180, preheated: true, door: "closed" },
+          events: [],
+        },
+      },
+      { role: "user", content: note },
+    ]);
+    expect(result.steps.map((step) => step.told)).toEqual([undefined, note]);
+    expect(notesIn(result.messages)).toEqual([note]);
+  });
+
+  it("tells nothing when nothing changed, or when only the model's own calls changed things", async () => {
+    const { component, world } = oven();
+    world.preheated(); // before the run: not the run's to tell
+    const tools = igniteTools(component, fakeDialect);
+    const { model, requests } = scriptedModel([
+      () => {
+        world.notify(); // a notification with nothing changed
+        return { toolCalls: [preheat(200)] };
+      },
+      [{ id: "call_2", name: "bake", input: { dish: "bread" } }],
+    ]);
+
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake bread."),
+      tellChanges: true,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(requests).toHaveLength(3);
+    expect(notesIn(result.messages)).toEqual([]);
+    expect(result.steps.every((step) => step.told === undefined)).toBe(true);
+  });
+
+  it("does not tell again an event the model's wait answered with, and tells the others", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect, { wait: { maxMs: 5_000 } });
+    const { model } = scriptedModel([
+      () => {
+        // While the model waits for "preheated", a person opens the door first.
+        setTimeout(() => {
+          world.openDoor();
+          world.preheated();
+        });
+        return { toolCalls: [{ id: "w1", name: "waitFor", input: { event: "preheated" } }] };
+      },
+    ]);
+
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake bread once the oven is hot."),
+      tellChanges: true,
+    });
+
+    const [waited] = result.steps[0]?.answers ?? [];
+    expect(waited?.outcome.ok && waited.outcome.value.events).toEqual([{ type: "preheated" }]);
+    expect(result.steps[1]?.told).toBe(
+      [
+        HEADER,
+        "Events, oldest first:",
+        '- {"type":"doorOpened"}',
+        'State now: {"temperature":20,"preheated":true,"door":"open"}',
+      ].join("\n"),
+    );
+  });
+
+  it("does not tell an event the wait answered with when it was the only change", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect, { wait: { maxMs: 5_000 } });
+    const { model } = scriptedModel([
+      () => {
+        setTimeout(() => world.preheated());
+        return { toolCalls: [{ id: "w1", name: "waitFor", input: { available: "bake" } }] };
+      },
+    ]);
+
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake bread once you can."),
+      tellChanges: true,
+    });
+
+    expect(result.steps).toHaveLength(2);
+    expect(notesIn(result.messages)).toEqual([]);
+  });
+
+  it("names the commands that became available and unavailable since the previous request", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const { model } = scriptedModel([
+      () => {
+        world.preheated();
+        return { toolCalls: [preheat(180)] };
+      },
+      () => {
+        world.openDoor();
+        return { toolCalls: [preheat(190, "call_2")] };
+      },
+    ]);
+
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake bread."),
+      tellChanges: true,
+    });
+
+    const told = result.steps.map((step) => step.told?.split("\n").at(-1));
+    expect(told).toEqual([undefined, "Now available: bake", "No longer available: bake"]);
+  });
+
+  it("tells a change of state that came without an event, unless the model read that state in a result", async () => {
+    let state = { temperature: 20 };
+    const listeners = new Set<() => void>();
+    const thermometer: AgentComponent<{ temperature: number }> = {
+      getSchema: () => ({ commands: { read: { readOnly: true } } }),
+      execute: () => ({ state, events: [] }),
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      getSnapshot: () => state,
+    };
+    const warm = (temperature: number) => {
+      state = { temperature };
+      for (const listener of listeners) listener();
+    };
+    const tools = igniteTools(thermometer, fakeDialect);
+    const { model } = scriptedModel([
+      () => {
+        warm(23); // while the model thinks: its read then shows it 23
+        return { toolCalls: [{ id: "r1", name: "read" }] };
+      },
+      [{ id: "r2", name: "read" }],
+    ]);
+
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Hot?"),
+      tellChanges: true,
+      // Between the turns, after the results: nothing the model read.
+      onStep: ({ turn }) => turn === 2 && warm(25),
+    });
+
+    expect(result.steps.map((step) => step.told)).toEqual([
+      undefined,
+      undefined,
+      [HEADER, "The state changed (no event was reported).", 'State now: {"temperature":25}'].join(
+        "\n",
+      ),
+    ]);
+  });
+
+  it("keeps a note within maxChars for a flood of 10 000 events, listing the first ones in order and counting the rest", async () => {
+    for (const maxChars of [500, 1500]) {
+      const { component, world } = oven();
+      const { model } = scriptedModel([
+        () => {
+          for (let index = 0; index < 5_000; index++) {
+            world.openDoor();
+            world.closeDoor();
+          }
+          return { toolCalls: [preheat(180)] };
+        },
+      ]);
+      const result = await runToolLoop({
+        tools: igniteTools(component, fakeDialect),
+        model,
+        messages: ask("Bake."),
+        tellChanges: { maxChars },
+      });
+      const told = result.steps[1]?.told ?? "";
+      expect(told.length).toBeLessThanOrEqual(maxChars);
+      const listed = told.split("\n").filter((line) => line.startsWith("- {"));
+      expect(listed.length).toBeGreaterThan(0);
+      expect(listed.length).toBeLessThanOrEqual(MAX_NOTE_EVENTS);
+      expect(listed).toEqual(
+        listed.map((_, index) => `- {"type":"${index % 2 === 0 ? "doorOpened" : "doorClosed"}"}`),
+      );
+      expect(told).toContain(`- and ${10_000 - listed.length} more events`);
+    }
+  });
+
+  it("tells an outside event beside a call of the model's that failed, which read nothing", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const { model } = scriptedModel([
+      () => {
+        world.preheated();
+        // Out of range: answered InvalidInput, nothing ran.
+        return { toolCalls: [preheat(999)] };
+      },
+    ]);
+
+    const result = await runToolLoop({ tools, model, messages: ask("Bake."), tellChanges: true });
+
+    expect(result.steps[0]?.errors.map((error) => error.kind)).toEqual(["InvalidInput"]);
+    expect(result.steps[1]?.told).toContain('- {"type":"preheated"}');
+  });
+
+  it("takes the default cap, 1500 characters, from an object without maxChars", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const { model } = scriptedModel([
+      () => {
+        for (let index = 0; index < 100; index++) world.openDoor();
+        return { toolCalls: [preheat(180)] };
+      },
+    ]);
+
+    const result = await runToolLoop({ tools, model, messages: ask("Bake."), tellChanges: {} });
+
+    const told = result.steps[1]?.told ?? "";
+    expect(told.length).toBeLessThanOrEqual(1500);
+    expect(told).toContain(`- and ${100 - MAX_NOTE_EVENTS} more events`);
+  });
+
+  it("leaves availability out of a note when the schema cannot be read at that request", () => {
+    let listener: ((change: LiveChange<number, RuntimeEvent>) => void) | undefined;
+    let broken = false;
+    const teller = tellerOf<number, RuntimeEvent, string>(
+      {
+        observe: (heard) => {
+          listener = heard;
+          return () => undefined;
+        },
+        manifest: () => {
+          if (broken) throw new TypeError("getSchema() threw");
+          return [];
+        },
+        appendNote: (messages, note) => [...messages, note],
+      },
+      true,
+      "runToolLoop",
+    );
+    broken = true;
+    listener?.({ snapshot: 2, event: { type: "rang" } });
+
+    const { messages, told } = teller?.tell(["Hello."], []) ?? { messages: [] };
+
+    expect(told).toBe(
+      [HEADER, "Events, oldest first:", '- {"type":"rang"}', "State now: 2"].join("\n"),
+    );
+    expect(messages).toEqual(["Hello.", told]);
+  });
+
+  it("is off by default: nothing is observed and nothing told", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const held: number[] = [];
+    const { model } = scriptedModel([
+      () => {
+        held.push(world.held());
+        world.preheated();
+        return { toolCalls: [preheat(180)] };
+      },
+    ]);
+
+    const result = await runToolLoop({ tools, model, messages: ask("Bake.") });
+
+    expect(held).toEqual([0]);
+    expect(notesIn(result.messages)).toEqual([]);
+  });
+});
+
+describe("tellChanges releases its observation however the loop ends", () => {
+  const ends = {
+    done: () => ({}),
+    maxTurns: () => ({ maxTurns: 1 }),
+    error: () => ({
+      model: async () => {
+        throw new Error("rate limited");
+      },
+    }),
+    aborted: () => {
+      const controller = new AbortController();
+      return {
+        signal: controller.signal,
+        model: () => {
+          controller.abort();
+          return new Promise<FakeResponse>(() => {});
+        },
+      };
+    },
+  };
+
+  it.each(Object.keys(ends) as (keyof typeof ends)[])("when it ends %s", async (stop) => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const held: number[] = [];
+    const { model } = scriptedModel([
+      () => {
+        held.push(world.held());
+        return { toolCalls: [preheat(180)] };
+      },
+    ]);
+
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake."),
+      tellChanges: true,
+      ...ends[stop](),
+    });
+
+    expect(result.stop).toBe(stop);
+    expect(held.every((count) => count === 2)).toBe(true);
+    expect(world.held()).toBe(0);
+  });
+
+  it("when it pauses for approval", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const { model } = scriptedModel([[preheat(180)]]);
+
+    const result = await runToolLoop({ tools, model, messages: ask("Bake."), tellChanges: true });
+
+    expect(result.stop).toBe("approval");
+    expect(world.held()).toBe(0);
+  });
+
+  it("when onStep throws", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect);
+    const { model } = scriptedModel([[preheat(180)]]);
+
+    const run = runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake."),
+      tellChanges: true,
+      onStep: () => {
+        throw new Error("the application's bug");
+      },
+    });
+
+    await expect(run).rejects.toThrow("the application's bug");
+    expect(world.held()).toBe(0);
+  });
+
+  it("when a streamed turn is read", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, ollama);
+    const sent: unknown[][] = [];
+    const chunks = (turn: number): OllamaChatChunk[] =>
+      turn === 1
+        ? [
+            {
+              done: false,
+              message: {
+                role: "assistant",
+                content: "",
+                tool_calls: [{ function: { name: "preheat", arguments: { target: 180 } } }],
+              },
+            },
+            {
+              done: true,
+              done_reason: "stop",
+              message: { role: "assistant", content: "" },
+            },
+          ]
+        : [
+            {
+              done: true,
+              done_reason: "stop",
+              message: { role: "assistant", content: "Hot." },
+            },
+          ];
+
+    const result = await runToolLoop({
+      tools,
+      stream: ollamaStream,
+      model: async function* ({ messages, turn }) {
+        sent.push(messages);
+        if (turn === 1) world.preheated();
+        yield* chunks(turn);
+      },
+      messages: [{ role: "user", content: "Bake." }],
+      tellChanges: true,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(sent[1]?.at(-1)).toEqual({ role: "user", content: result.steps[1]?.told });
+    expect(result.steps[1]?.told).toContain('- {"type":"preheated"}');
+    expect(world.held()).toBe(0);
+  });
+});
+
+describe("tellChanges is refused at the loop's start when it cannot work", () => {
+  type Bridge = LoopToolBridge<
+    unknown,
+    RuntimeEvent,
+    FakeToolDefs,
+    FakeResponse,
+    FakeResultBlock,
+    FakeMessage
+  >;
+  const cases: [string, () => Bridge, TellChanges, RegExp][] = [
+    [
+      "the component cannot report its state",
+      () =>
+        igniteTools(
+          {
+            getSchema: () => ({ commands: { go: {} } }),
+            execute: () => ({ state: 1, events: [] }),
+          },
+          fakeDialect,
+        ),
+      true,
+      /tellChanges could not observe the component: observe needs a component with subscribe\(\) and getSnapshot\(\)/,
+    ],
+    [
+      "the dialect cannot write a note",
+      () => {
+        const { appendNote: _, ...noNotes } = fakeDialect;
+        const tools = igniteTools(oven().component, noNotes);
+        return tools;
+      },
+      true,
+      /tellChanges needs a dialect that can write a note/,
+    ],
+    [
+      "it is neither a boolean nor an object",
+      () => igniteTools(oven().component, fakeDialect),
+      "yes" as never,
+      /tellChanges must be true, false or \{ maxChars \}, not yes/,
+    ],
+    [
+      "maxChars is below the smallest note",
+      () => igniteTools(oven().component, fakeDialect),
+      { maxChars: 100 },
+      /tellChanges.maxChars must be a whole number ≥ 500, not 100/,
+    ],
+  ];
+
+  it.each(cases)("%s", async (_, bridge, tellChanges, message) => {
+    const { model, requests } = scriptedModel([]);
+    const run = runToolLoop({ tools: bridge(), model, messages: ask("Go."), tellChanges });
+    await expect(run).rejects.toThrow(TypeError);
+    await expect(run).rejects.toThrow(message);
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe("tellChanges after resumeToolLoop", () => {
+  it("tells what changed outside the calls from the resume's start, not what happened while it was paused", async () => {
+    const { component, world } = oven();
+    world.preheated();
+    const tools = igniteTools(component, fakeDialect, {
+      approve: ({ route }) => (route.command === "bake" ? "ask" : "allow"),
+    });
+    const paused = await runToolLoop({
+      tools,
+      model: scriptedModel([[{ id: "b1", name: "bake", input: { dish: "bread" } }]]).model,
+      messages: ask("Bake bread."),
+      tellChanges: true,
+    });
+    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+    expect(world.held()).toBe(0);
+
+    // While nobody looks: not told.
+    world.openDoor();
+    world.closeDoor();
+    const { model } = scriptedModel([
+      () => {
+        world.openDoor(); // told at the request after this one
+        return { toolCalls: [preheat(200, "p2")] };
+      },
+    ]);
+    const result = await resumeToolLoop({
+      tools,
+      model,
+      state: paused.state,
+      decisions: paused.pending.map((call) => approveCall(call)),
+      tellChanges: true,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(result.steps.map((step) => step.told?.split("\n").slice(1, 3))).toEqual([
+      undefined,
+      undefined,
+      ["Events, oldest first:", '- {"type":"doorOpened"}'],
+    ]);
+    expect(world.held()).toBe(0);
+  });
+
+  it("tells an outside change made while the paused turn was settled", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const paused = await runToolLoop({
+      tools,
+      model: scriptedModel([[preheat(180)]]).model,
+      messages: ask("Heat up."),
+    });
+    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+
+    let once = true;
+    const result = await resumeToolLoop({
+      tools,
+      model: scriptedModel([]).model,
+      state: paused.state,
+      decisions: paused.pending.map((call) => approveCall(call)),
+      tellChanges: true,
+      // Outside every call, once the settled turn is answered (as a timer could fire then).
+      onStep: () => {
+        if (once) world.preheated();
+        once = false;
+      },
+    });
+
+    expect(result.steps.map((step) => step.told)).toEqual([
+      undefined,
+      [
+        HEADER,
+        "Events, oldest first:",
+        '- {"type":"preheated"}',
+        'State now: {"temperature":180,"preheated":true,"door":"closed"}',
+        "Now available: bake",
+      ].join("\n"),
+    ]);
+    expect(world.held()).toBe(0);
+  });
+
+  it("releases its observation when the resume is refused", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const paused = await runToolLoop({
+      tools,
+      model: scriptedModel([[preheat(180)]]).model,
+      messages: ask("Heat up."),
+    });
+    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+
+    const resume = resumeToolLoop({
+      tools,
+      model: scriptedModel([]).model,
+      state: paused.state,
+      decisions: [],
+      tellChanges: true,
+    });
+
+    await expect(resume).rejects.toThrow();
+    expect(world.held()).toBe(0);
+  });
+});
+
+describe.each(providers)("tellChanges over $name", (provider) => {
+  // Where each provider's note goes, as its docs have it: after the turn's results.
+  const expected: Record<string, (note: string) => unknown[]> = {
+    anthropic: (note) => [
+      {
+        role: "user",
+        content: [
+          expect.objectContaining({ type: "tool_result", tool_use_id: "call_1" }),
+          { type: "text", text: note },
+        ],
+      },
+    ],
+    openai: (note) => [
+      expect.objectContaining({ role: "tool", tool_call_id: "call_1" }),
+      { role: "user", content: note },
+    ],
+    openaiResponses: (note) => [
+      expect.objectContaining({ type: "function_call_output", call_id: "call_1" }),
+      { type: "message", role: "user", content: [{ type: "input_text", text: note }] },
+    ],
+    gemini: (note) => [
+      {
+        role: "user",
+        parts: [{ functionResponse: expect.objectContaining({ name: "preheat" }) }, { text: note }],
+      },
+    ],
+    ollama: (note) => [
+      expect.objectContaining({ role: "tool", tool_name: "preheat" }),
+      { role: "user", content: note },
+    ],
+  };
+
+  it("tells an outside event at the next request, in the provider's own format", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, provider.dialect);
+    const sent: unknown[][] = [];
+    const call = { id: "call_1", name: "preheat", args: argsFor(provider, { target: 180 }) };
+
+    const result = await runToolLoop({
+      tools,
+      model: async ({ messages, turn }) => {
+        sent.push(messages);
+        if (turn > 1) return provider.respond([], "Preheating.") as never;
+        world.preheated();
+        return provider.respond([call]) as never;
+      },
+      messages: [],
+      tellChanges: true,
+    });
+
+    const note = result.steps[1]?.told ?? "";
+    expect(note).toContain('- {"type":"preheated"}');
+    const shape = expected[provider.name]?.(note) ?? [];
+    expect(sent[1]?.slice(-shape.length)).toEqual(shape);
+    expect(world.held()).toBe(0);
+  });
+});
+
+describe("appendNote where no results came before", () => {
+  it("is a user message of its own for Anthropic and Gemini, and changes no message it was given", () => {
+    const anthropicHistory = [{ role: "user" as const, content: "Hi." }];
+    const geminiHistory = [{ role: "model", parts: [{ text: "Hello." }] }];
+
+    expect(anthropic.appendNote?.(anthropicHistory, "note")).toEqual([
+      { role: "user", content: "Hi." },
+      { role: "user", content: [{ type: "text", text: "note" }] },
+    ]);
+    expect(gemini.appendNote?.(geminiHistory, "note")).toEqual([
+      { role: "model", parts: [{ text: "Hello." }] },
+      { role: "user", parts: [{ text: "note" }] },
+    ]);
+    expect(anthropicHistory).toEqual([{ role: "user", content: "Hi." }]);
+    expect(geminiHistory).toEqual([{ role: "model", parts: [{ text: "Hello." }] }]);
+  });
+
+  it("adds to a copy of the message holding the results, never to the message itself", () => {
+    const results = {
+      role: "user" as const,
+      content: [{ type: "tool_result" as const, tool_use_id: "t1", content: "{}" }],
+    };
+    const noted = anthropic.appendNote?.([results], "note");
+
+    expect(noted?.[0]?.content).toEqual([...results.content, { type: "text", text: "note" }]);
+    expect(results.content).toHaveLength(1);
+  });
+});
+
+describe("the note's bound and order (properties)", () => {
+  it("never exceeds maxChars, whatever the events, the state and the names", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.anything(), { maxLength: 60 }),
+        fc.anything(),
+        fc.array(fc.string({ maxLength: 80 }), { maxLength: 30 }),
+        fc.array(fc.string({ maxLength: 80 }), { maxLength: 30 }),
+        fc.integer({ min: 500, max: 4_000 }),
+        (events, snapshot, available, unavailable, maxChars) => {
+          const note = changesNote({ events, snapshot, available, unavailable }, maxChars);
+          expect(note.length).toBeLessThanOrEqual(maxChars);
+          expect(note.startsWith(HEADER)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("tells every outside event exactly once, in order, however outside changes, calls and waits interleave", async () => {
+    const turn = fc.record({
+      // Events from outside while the model thinks.
+      knocks: fc.nat({ max: 4 }),
+      // The model's own calls, each emitting an event of the call.
+      rings: fc.nat({ max: 2 }),
+      // A wait that an outside knock ends, and so answers with.
+      waits: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(turn, { minLength: 1, maxLength: 6 }), async (turns) => {
+        const { component, knock } = bell();
+        const tools = igniteTools(component, fakeDialect, { wait: { maxMs: 5_000 } });
+        let count = 0;
+        const knocked: number[] = [];
+        const answered: number[] = [];
+        const result = await runToolLoop({
+          tools,
+          maxTurns: turns.length + 1,
+          messages: ask("Listen."),
+          tellChanges: true,
+          model: async ({ turn: number }) => {
+            const now = turns[number - 1];
+            if (now === undefined) return { toolCalls: [] };
+            for (let index = 0; index < now.knocks; index++) {
+              knocked.push(count);
+              knock(count++);
+            }
+            const calls: NeutralToolCall[] = [];
+            for (let index = 0; index < now.rings; index++) calls.push({ name: "ring" });
+            // A turn without calls would end the loop.
+            if (now.rings === 0 && !now.waits) calls.push({ name: "ring" });
+            if (now.waits) {
+              const heard = count++;
+              answered.push(heard);
+              setTimeout(() => knock(heard));
+              calls.push({ name: "waitFor", input: { event: "knock" } });
+            }
+            return { toolCalls: calls };
+          },
+        });
+
+        expect(result.stop).toBe("done");
+        const told = result.steps.flatMap((step) =>
+          (step.told ?? "")
+            .split("\n")
+            .filter((line) => line.startsWith("- {"))
+            .map((line) => (JSON.parse(line.slice(2)) as { payload: number }).payload),
+        );
+        expect(told).toEqual(knocked);
+        const waited = result.steps.flatMap((step) =>
+          step.answers.flatMap(({ outcome }) =>
+            outcome.ok && "waited" in outcome.value
+              ? outcome.value.events.map((event) => event.payload)
+              : [],
+          ),
+        );
+        expect(waited).toEqual(answered);
+        // A request is told something exactly when something happened outside since the last.
+        expect(result.steps.map((step) => step.told !== undefined)).toEqual(
+          result.steps.map((_, index) => index > 0 && (turns[index - 1]?.knocks ?? 0) > 0),
+        );
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+type BellEvent = { type: "knock"; payload: number } | { type: "rang"; payload: number };
+
+/** A door bell: the model rings it, and someone outside knocks. */
+function bell() {
+  let state = { rings: 0, knocks: 0 };
+  const listeners = new Set<() => void>();
+  const eventListeners = new Set<(event: BellEvent) => void>();
+  const change = (next: typeof state, event: BellEvent) => {
+    state = next;
+    for (const listener of [...eventListeners]) listener(event);
+    for (const listener of [...listeners]) listener();
+  };
+  const component: AgentComponent<typeof state, BellEvent> = {
+    getSchema: () => ({ commands: { ring: {} }, events: ["knock", "rang"] }),
+    execute() {
+      const event: BellEvent = { type: "rang", payload: state.rings + 1 };
+      change({ ...state, rings: state.rings + 1 }, event);
+      return { state, events: [event] };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: () => state,
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+  };
+  const knock = (payload: number) =>
+    change({ ...state, knocks: state.knocks + 1 }, { type: "knock", payload });
+  return { component, knock };
+}
