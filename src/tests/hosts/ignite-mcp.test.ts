@@ -201,17 +201,17 @@ describe("ignite-mcp on the command line", () => {
       join(elsewhere, "bell.mjs"),
       `const listeners = new Set();
 const heard = new Set();
-let rings = 0;
+let state = { rings: 0 };
 export default {
   getSchema: () => ({ commands: { ring: { description: "Ring the bell." } }, events: ["rang"] }),
   execute: () => {
-    rings += 1;
+    state = { rings: state.rings + 1 };
     for (const listener of heard) listener({ type: "rang" });
     for (const listener of listeners) listener();
-    return { state: { rings }, events: [{ type: "rang" }] };
+    return { state, events: [{ type: "rang" }] };
   },
   subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
-  getSnapshot: () => ({ rings }),
+  getSnapshot: () => state,
   onEvent: (listener) => (heard.add(listener), () => heard.delete(listener)),
 };
 `,
