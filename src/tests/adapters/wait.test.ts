@@ -109,6 +109,32 @@ describe("aiSdkTools with wait, run by AI SDK 6's generateText", () => {
     expect(preheat?.output).toMatchObject({ type: "text" });
   });
 
+  it("is never held for approval: a wait acts on nothing, whatever the policy says", async () => {
+    const { component } = oven();
+    const { tools, prepareStep } = aiSdkTools(component, { ...WAIT, approve: () => "ask" });
+    const { model } = scriptedModel([
+      [
+        { toolName: "waitFor", input: '{"seconds":0}' },
+        { toolName: "preheat", input: '{"target":200}' },
+      ],
+      "unreachable",
+    ]);
+
+    const result = await runAiSdk("generateText", { model, tools, prepareStep });
+
+    // The preheat waits for a person; the wait was answered at once.
+    const parts = result.steps[0]?.content.map((part) => [
+      part.type,
+      "toolName" in part ? part.toolName : part.toolCall.toolName,
+    ]);
+    expect(parts).toEqual([
+      ["tool-call", "waitFor"],
+      ["tool-call", "preheat"],
+      ["tool-result", "waitFor"],
+      ["tool-approval-request", "preheat"],
+    ]);
+  });
+
   it("is cancelled by the run's abort signal, and lets go of the component", async () => {
     const { component, world } = oven();
     const { tools, prepareStep } = aiSdkTools(component, WAIT);
