@@ -125,7 +125,11 @@ describe("aiSdkTools with wait, run by AI SDK 6's generateText", () => {
     // The preheat waits for a person; the wait was answered at once.
     const parts = result.steps[0]?.content.map((part) => [
       part.type,
-      "toolName" in part ? part.toolName : part.toolCall.toolName,
+      part.type === "tool-approval-request"
+        ? part.toolCall.toolName
+        : "toolName" in part
+          ? part.toolName
+          : undefined,
     ]);
     expect(parts).toEqual([
       ["tool-call", "waitFor"],
