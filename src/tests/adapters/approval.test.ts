@@ -96,6 +96,8 @@ describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
     if (typeof needs !== "function") throw new Error("no needsApproval");
     const options = { toolCallId: "x", messages: [] };
     expect(await needs({ value: 99 }, options)).toBe(false);
+    // Arguments that are not an object: the bridge answers InvalidInput, nobody is asked.
+    expect(await needs("21", options)).toBe(false);
     expect(await needs({ value: 21 }, options)).toBe(true);
   });
 

@@ -128,6 +128,7 @@ describe("ignite-mcp on the command line", () => {
     expect(stdout).toMatch(/^Usage: ignite-mcp <module> \[options\]\n/);
     expect(stdout).toContain("--http <port>");
     expect(stdout).toContain("--offer <which>");
+    expect(stdout).toContain("--wait <ms>");
   });
 
   it("refuses a module without a component in one line, naming what it exports, with exit code 1", async () => {
@@ -192,6 +193,73 @@ describe("ignite-mcp on the command line", () => {
       declared: ["setTarget", "startHeating", "stopHeating"],
       available: ["setTarget", "startHeating"],
     });
+  });
+
+  it("offers the wait tool with --wait, answered when the component's event comes", async () => {
+    // A bell whose ring is an event: the wait hears it while the ring call runs beside it.
+    writeFileSync(
+      join(elsewhere, "bell.mjs"),
+      `const listeners = new Set();
+const heard = new Set();
+let state = { rings: 0 };
+export default {
+  getSchema: () => ({ commands: { ring: { description: "Ring the bell." } }, events: ["rang"] }),
+  execute: () => {
+    state = { rings: state.rings + 1 };
+    for (const listener of heard) listener({ type: "rang" });
+    for (const listener of listeners) listener();
+    return { state, events: [{ type: "rang" }] };
+  },
+  subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+  getSnapshot: () => state,
+  onEvent: (listener) => (heard.add(listener), () => heard.delete(listener)),
+};
+`,
+    );
+    const client = await stdioClient({ command: bin, args: ["./bell.mjs", "--wait", "60000"] });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(["ring", "waitFor"]);
+      expect(tools[1]?.inputSchema).toMatchObject({
+        properties: { event: { enum: ["rang"] }, seconds: { maximum: 60 } },
+      });
+      const idle = await client.callTool({ name: "waitFor", arguments: { seconds: 0 } });
+      expect(idle.structuredContent).toMatchObject({
+        waited: "Nothing you waited for happened within 0 s (you waited for any change).",
+      });
+
+      // The wait is taken first; the ring, made after it, runs while it waits.
+      const [waited] = await Promise.all([
+        client.callTool({ name: "waitFor", arguments: { event: "rang" } }),
+        client.callTool({ name: "ring", arguments: {} }),
+      ]);
+
+      expect(waited.structuredContent).toEqual({
+        waited: 'The event "rang" happened.',
+        snapshot: { rings: 1 },
+        events: [{ type: "rang" }],
+        available: ["ring"],
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses --wait that is not a time, and a component that cannot be waited on, in one line", async () => {
+    const word = await ignite(join(project, "thermostat.js"), "--wait", "soon");
+    const plain = await ignite(join(project, "thermostat.js"), "--wait", "1000");
+
+    expect([word, plain].map(({ code, stderr }) => ({ code, stderr }))).toEqual([
+      {
+        code: 2,
+        stderr: 'ignite-mcp: --wait takes a number of milliseconds above 0, not "soon".\n',
+      },
+      {
+        code: 1,
+        stderr:
+          "ignite-mcp: igniteTools: wait needs a component with subscribe() and getSnapshot(): without them nothing can be waited for\n",
+      },
+    ]);
   });
 
   it("exits when the host closes its stdin", async () => {

@@ -7,7 +7,11 @@ import {
   tool,
 } from "ai";
 import { describe, expectTypeOf, it } from "vitest";
-import { type AiSdkToolOutput, aiSdkTools } from "../../tools/adapters/ai-sdk.js";
+import {
+  type AiSdkToolOutput,
+  type AiSdkWaitOutput,
+  aiSdkTools,
+} from "../../tools/adapters/ai-sdk.js";
 import type { ToolError } from "../../tools/index.js";
 import { Counter, type CounterEvent, type CounterState } from "../fixtures.js";
 
@@ -41,6 +45,16 @@ describe("aiSdkTools types against ai 6.0.325", () => {
       CounterEvent[]
     >();
     expectTypeOf<Extract<Known["output"], { ok: false }>["error"]>().toEqualTypeOf<ToolError>();
+  });
+
+  it("types the wait tool's output with what it says of the wait, told apart by `waited`", () => {
+    type Output = AiSdkToolOutput<CounterState, CounterEvent>;
+    type Wait = AiSdkWaitOutput<CounterState, CounterEvent>;
+    expectTypeOf<Extract<Output, { waited: string }>>().toEqualTypeOf<Wait>();
+    expectTypeOf<Wait["waited"]>().toEqualTypeOf<string>();
+    expectTypeOf<Wait["available"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<Wait["snapshot"]>().toEqualTypeOf<CounterState>();
+    expectTypeOf<Wait["events"]>().toEqualTypeOf<CounterEvent[]>();
   });
 
   it("composes with tools of the application's own", () => {

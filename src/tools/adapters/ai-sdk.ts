@@ -23,6 +23,7 @@ import type {
   RuntimeEvent,
   ToolError,
 } from "../core/types.js";
+import type { WaitObservation } from "../shell/wait.js";
 import { PORTABLE_NAMES } from "../wire/names.js";
 import type { WireTool } from "../wire/provider-tools.js";
 import {
@@ -35,11 +36,23 @@ import {
 
 /**
  * What a tool's `execute` returns, and so what `toolResults[].output` holds: the call's full
- * outcome as data. The model reads it as text (`project`ed when set), an error as an error.
+ * outcome as data — a command's snapshot and events, the wait tool's answer (with `wait`), or the
+ * `ToolError`. The model reads it as text (`project`ed when set), an error as an error.
  */
 export type AiSdkToolOutput<S = unknown, E extends RuntimeEvent = RuntimeEvent> =
   | { ok: true; snapshot: S; events: E[] }
+  | AiSdkWaitOutput<S, E>
   | { ok: false; error: ToolError };
+
+/**
+ * The wait tool's output (`aiSdkTools(component, { wait: { maxMs } })`): what ended the wait, in
+ * the words the model reads, the snapshot, the event waited for when one came, and the tools
+ * available now. `"waited" in output` tells it from a command's.
+ */
+export interface AiSdkWaitOutput<S = unknown, E extends RuntimeEvent = RuntimeEvent>
+  extends WaitObservation<S, E> {
+  ok: true;
+}
 
 /**
  * What the tools of `aiSdkTools(component, { preliminary: true })` yield: the final output, and
@@ -276,8 +289,11 @@ async function* running<S, E extends RuntimeEvent>(
   yield final;
 }
 
+/** The outcome an output was made from: a wait's answer keeps what it says of the wait. */
 function resultOf<S, E extends RuntimeEvent>(
   output: AiSdkToolOutput<S, E>,
 ): Result<Observation<S, E>, ToolError> {
-  return output.ok ? ok({ snapshot: output.snapshot, events: output.events }) : err(output.error);
+  if (!output.ok) return err(output.error);
+  const { ok: _ok, ...observation } = output;
+  return ok(observation);
 }

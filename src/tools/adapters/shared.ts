@@ -1,11 +1,10 @@
 /**
  * What every framework adapter shares. A framework's tool list is fixed when it is made, so it
  * holds every declared command under a provider-safe name (a gated one saying when it is
- * available, from its `availableWhen`); availability is asked live, and each
- * call goes through one bridge — validated, gated, executed once, in order — and comes back as
- * the text the model reads.
+ * available, from its `availableWhen`), and the wait tool when the bridge offers one; availability
+ * is asked live, and each call goes through one bridge — validated, gated, executed once, in
+ * order (a wait beside the others) — and comes back as the text the model reads.
  */
-import { listedAnyway } from "../core/availability.js";
 import type { Result } from "../core/result.js";
 import type {
   AbortSignalLike,
@@ -18,7 +17,6 @@ import type {
 } from "../core/types.js";
 import { frameworkApproval } from "../shell/approval.js";
 import { type IgniteToolsOptions, type InvokeOptions, igniteTools } from "../shell/bridge.js";
-import { buildManifest } from "../shell/defaults.js";
 import { objectArguments } from "../wire/arguments.js";
 import {
   type ProviderCall,
@@ -30,9 +28,12 @@ import {
 } from "../wire/provider-tools.js";
 import { type ResultOptions, resultText } from "../wire/result-text.js";
 
-/** Options every framework adapter takes: the `igniteTools` options and the result-text cap. */
+/**
+ * Options every framework adapter takes: the `igniteTools` options and the result-text cap. A
+ * framework's tool list is fixed, so there is no `offer`: every declared command is a tool.
+ */
 export interface AdapterOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
-  extends IgniteToolsOptions<S, E>,
+  extends Omit<IgniteToolsOptions<S, E>, "offer">,
     ResultOptions {}
 
 /** One call's answer: the text the model reads, and whether it reports a `ToolError`. */
@@ -67,7 +68,10 @@ function named(tool: WireTool, call: FrameworkCall): ProviderCall {
 
 /** The declared commands as a framework's tools, and the way each call reaches the component. */
 export interface AdapterTools<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
-  /** Every declared command as the provider sees it, sorted by command name. */
+  /**
+   * Every declared command as the provider sees it, sorted by command name, with the wait tool
+   * among them when `wait` is set.
+   */
   readonly tools: readonly WireTool[];
   /** Whether `command` is offered now; a component that throws while asked offers nothing. */
   isAvailable(command: string): boolean;
@@ -120,7 +124,7 @@ export function adapterTools<S, E extends RuntimeEvent>(
   // A dialect whose response is one framework call: the bridge then maps it back against every
   // declared command, queues it, and projects what the model reads, as it does for a provider.
   const dialect: ToolDialect<WireManifest, ProviderCall, ToolAnswer> = {
-    toToolDefs: (manifest) => toWire(manifest, wireOptions),
+    toToolDefs: (manifest, context) => toWire(manifest, wireOptions, context),
     parseToolCalls: (call, manifest) => [toNeutralCall(toWire(manifest, wireOptions), call)],
     toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
       text: resultText(call, result, options.maxResultChars),
@@ -130,15 +134,15 @@ export function adapterTools<S, E extends RuntimeEvent>(
   // Asked once per call: the framework's question and the call's run share the verdict.
   const approval =
     options.approve && frameworkAsks ? frameworkApproval(options.approve) : undefined;
-  const bridge = igniteTools(
-    component,
-    dialect,
-    approval ? { ...options, approve: approval.policy } : options,
-  );
-  const declared = buildManifest(component.getSchema(), undefined, options);
-  // A framework's tool list is fixed, so every command is in it whatever the state: a gated one
-  // says in its description when it is available (the same names: only descriptions change).
-  const tools = dialect.toToolDefs(declared.map(listedAnyway)).tools;
+  // A framework's tool list is fixed, so the bridge offers every declared command whatever the
+  // state (a gated one saying in its description when it is available), the wait tool included:
+  // the list is the bridge's, so it holds exactly what the bridge answers.
+  const bridge = igniteTools(component, dialect, {
+    ...options,
+    offer: "declared",
+    ...(approval ? { approve: approval.policy } : {}),
+  });
+  const { tools } = bridge.toToolDefs();
   const neutral = (tool: WireTool, call: FrameworkCall): NeutralToolCall => {
     const [parsed] = bridge.parseToolCalls(named(tool, call));
     // One framework call parses to exactly one call; the fallback only satisfies the type.
@@ -179,10 +183,14 @@ export function adapterTools<S, E extends RuntimeEvent>(
     async asks(tool, call) {
       if (!approval) return false;
       try {
-        const [asked] = dialect.parseToolCalls(named(tool, call), declared);
-        if (!asked || asked.inputError !== undefined) return false;
+        const asked = neutral(tool, call);
+        if (asked.inputError !== undefined) return false;
+        const schema = component.getSchema();
+        // The wait tool is the bridge's, not the component's: it acts on nothing, and no policy
+        // is asked about it.
+        if (!Object.hasOwn(schema.commands, asked.name)) return false;
         const route = bridge.resolveCall(asked.name, asked.input);
-        return await approval.asks(component.getSchema(), asked, route);
+        return await approval.asks(schema, asked, route);
       } catch {
         return false; // the bridge answers the call, and reports what broke
       }

@@ -28,6 +28,10 @@ Options:
                           and [::1] at the port)
   --offer <which>         which commands tools/list shows: "available" (those
                           available now) or "declared" (every declared one)
+  --wait <ms>             also offer the tool waitFor, with which the model
+                          waits up to <ms> milliseconds for an event or a
+                          command to become available (the component needs
+                          subscribe() and getSnapshot())
   -h, --help              show this help
 
 Examples:
@@ -68,6 +72,10 @@ async function main(argv: readonly string[]): Promise<void> {
   if (offer !== undefined && !isOffer(offer)) {
     throw new Refusal(`--offer takes "available" or "declared", not "${offer}".`, 2);
   }
+  const maxMs = values.wait === undefined ? undefined : Number(values.wait);
+  if (maxMs !== undefined && !(Number.isFinite(maxMs) && maxMs > 0)) {
+    throw new Refusal(`--wait takes a number of milliseconds above 0, not "${values.wait}".`, 2);
+  }
   const port = values.http === undefined ? undefined : Number(values.http);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
     throw new Refusal(`--http takes a port number (0 to 65535), not "${values.http}".`, 2);
@@ -78,7 +86,10 @@ async function main(argv: readonly string[]): Promise<void> {
   const component = await load(specifier);
   const name = basename(specifier, extname(specifier));
   const serverInfo = { name, version: "1.0.0" };
-  const options: ServeMcpOptions = offer === undefined ? {} : { offer };
+  const options: ServeMcpOptions = {
+    ...(offer === undefined ? {} : { offer }),
+    ...(maxMs === undefined ? {} : { wait: { maxMs } }),
+  };
   const sdk = await importSdk();
 
   if (port === undefined) {
@@ -115,6 +126,7 @@ function parse(argv: readonly string[]) {
       host: { type: "string" },
       "allowed-host": { type: "string", multiple: true },
       offer: { type: "string" },
+      wait: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -36,6 +36,7 @@ import {
   type ToolCallAnswer,
 } from "../shell/bridge.js";
 import { withDefaults } from "../shell/defaults.js";
+import { DEFAULT_WAIT_NAME } from "../shell/wait.js";
 import { checkInput } from "../validation/cache.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../wire/result-text.js";
 
@@ -72,6 +73,8 @@ const LIST_CHANGED = { method: "notifications/tools/list_changed" } as const;
  * the `logging` capability, filtered by the level the client set with `logging/setLevel`. A call
  * the `approve` policy asks about is put to the person through MCP elicitation when the client
  * supports it (run once if they accept, `Denied` otherwise); without it, it is answered `Denied`.
+ * With `wait`, the wait tool is listed too: a wait answers when what it waits for happens, other
+ * `tools/call`s are answered meanwhile, and the client's cancellation ends it.
  *
  * Call it before `server.connect(transport)`: MCP fixes a server's capabilities when the client
  * connects. It replaces any `tools/list` and `tools/call` handlers already set. Returns the
@@ -200,11 +203,15 @@ export function serveMcp<S, E extends RuntimeEvent>(
   // Calls being answered now. A change while one runs, or one the client may have missed, is
   // announced when it is answered, on its request: on Streamable HTTP that is the call's own
   // stream, which needs no other stream open, and the client hears of the change before it reads
-  // the result.
+  // the result. A wait is not counted: it may last long, and what happens meanwhile happens
+  // outside the calls, so it is announced at once. (Its name is a valid MCP name and no command
+  // has it, so it is sent as it is.)
   let running = 0;
+  const waitName = options.wait && (options.wait.name ?? DEFAULT_WAIT_NAME);
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    running += 1;
+    const counted = request.params.name !== waitName;
+    if (counted) running += 1;
     let answers: ToolCallAnswer<S, E, McpToolResult>[];
     try {
       // `extra.signal` is aborted by the client's notifications/cancelled: a queued call is then
@@ -215,7 +222,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
       const [first] = answers;
       if (first?.pending) answers = [await decide(first, first.pending, extra, invokeOptions)];
     } finally {
-      running -= 1;
+      if (counted) running -= 1;
     }
     // A cancelled request's stream may be gone: its change goes out like any other.
     await (extra.signal.aborted ? announce() : announceTo(extra));

@@ -142,6 +142,9 @@ export interface ProvideWebMcpOptions<S = unknown, E extends RuntimeEvent = Runt
  * (the browser does not), availability checked at call time, one call at a time (the browser runs
  * them concurrently), and every refusal or failure answered as a result with `isError: true` and
  * the bridge's message, never a throw (a throw fails the agent's call without a reason).
+ * With `wait`, the wait tool is registered too: a wait answers when what it waits for happens,
+ * the agent's other calls run meanwhile, and the call's `signal` (where the browser gives one)
+ * ends it.
  *
  * Throws a `TypeError` when there is no `modelContext` to register with, or when the component's
  * schema is malformed (naming the command).

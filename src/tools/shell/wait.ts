@@ -90,11 +90,14 @@ export type WaitStopped =
   | { readonly stop: "cancelled" }
   | { readonly stop: "threw"; readonly error: unknown };
 
+/** The wait tool's name when `wait.name` is not given. */
+export const DEFAULT_WAIT_NAME = "waitFor";
+
 /** The `wait` option, checked; `undefined` when the bridge offers no wait. */
 export function waiterOf(options: WaitOptions | undefined, live: unknown): Waiter | undefined {
   if (options === undefined) return undefined;
   if (!isRecord(options)) misuse("wait must be an object: { maxMs, name? }");
-  const { maxMs, name = "waitFor" } = options;
+  const { maxMs, name = DEFAULT_WAIT_NAME } = options;
   if (!(typeof maxMs === "number" && Number.isFinite(maxMs) && maxMs > 0)) {
     misuse(`wait.maxMs must be a finite number of milliseconds > 0, not ${String(maxMs)}`);
   }
