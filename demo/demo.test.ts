@@ -104,7 +104,7 @@ describe("the scripted demo", () => {
     expect(outcome.stop).toBe("done");
     expect(outcome.state).toEqual({
       lights: { brightness: 30, colour: "warm" },
-      thermostat: { mode: "heat", target: 21.5, boostMinutes: 30 },
+      thermostat: { mode: "heat", target: 21.5, temperature: 17, boostMinutes: 30 },
       door: "locked",
     });
   });
