@@ -462,6 +462,13 @@ export interface LoopDialect<ToolDefs, Response, ResultBlock, Message>
     response: Response,
     results: readonly ResultBlock[],
   ): Message[];
+  /**
+   * `messages` followed by `note`, a short text for the model (what changed while it was not
+   * looking), in the provider's message format: beside the last turn's results where the
+   * provider takes text there, else as a user message of its own. Returns a new array;
+   * `messages` is not changed. `runToolLoop`'s `tellChanges` needs it.
+   */
+  appendNote?(messages: readonly Message[], note: string): Message[];
 }
 
 /** The part of the standard `AbortSignal` the bridge uses; a real `AbortSignal` is one. */

@@ -30,6 +30,7 @@ import { ANTHROPIC_STRICT } from "../wire/strict.js";
 import type {
   AnthropicContentBlockParam,
   AnthropicMessage,
+  AnthropicTextBlockParam,
   AnthropicToolResult,
 } from "./anthropic-messages.js";
 
@@ -145,7 +146,22 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
       if (results.length === 0) return [...messages, assistant];
       return [...messages, assistant, { role: "user", content: [...results] }];
     },
+
+    appendNote(messages, note) {
+      // Anthropic documents text after the tool_result blocks of a user message: the note goes
+      // there, beside the results it follows; elsewhere it is a user message of its own.
+      const last = messages[messages.length - 1];
+      const text: AnthropicTextBlockParam = { type: "text", text: note };
+      if (last?.role === "user" && Array.isArray(last.content) && last.content.some(isResult)) {
+        return [...messages.slice(0, -1), { role: "user", content: [...last.content, text] }];
+      }
+      return [...messages, { role: "user", content: [text] }];
+    },
   };
+}
+
+function isResult(block: unknown): boolean {
+  return isRecord(block) && block.type === "tool_result";
 }
 
 const CUT_REASONS: unknown[] = ["max_tokens", "model_context_window_exceeded", null];

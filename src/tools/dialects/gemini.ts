@@ -211,6 +211,17 @@ function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiO
         ...(results.length === 0 ? [] : [{ role: "user", parts: [...results] }]),
       ];
     },
+
+    appendNote(messages, note) {
+      // A text part may follow the functionResponse parts of a user turn (Google's own clients
+      // send parts beside them there), which keeps user and model turns alternating.
+      const last = messages[messages.length - 1];
+      const parts = last?.role === "user" ? last.parts : undefined;
+      if (last && parts?.some((part) => isRecord(part) && part.functionResponse !== undefined)) {
+        return [...messages.slice(0, -1), { ...last, parts: [...parts, { text: note }] }];
+      }
+      return [...messages, { role: "user", parts: [{ text: note }] }];
+    },
   };
 }
 

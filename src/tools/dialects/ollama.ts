@@ -136,6 +136,11 @@ function make(options: OllamaOptions = {}): OllamaDialect {
       // The assistant message goes back as received: `thinking` and `tool_calls` included.
       return [...messages, response.message, ...results];
     },
+
+    appendNote: (messages: readonly OllamaMessage[], note: string): OllamaMessage[] => [
+      ...messages,
+      { role: "user", content: note },
+    ],
   };
 }
 

@@ -332,6 +332,8 @@ function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
       const message = response.choices[0]?.message;
       return [...messages, ...(turn && message ? [requestMessage(message)] : []), ...results];
     },
+    // A user message may follow the tool messages that answer the assistant's calls.
+    appendNote: (messages, note) => [...messages, { role: "user", content: note }],
   };
 }
 
@@ -460,6 +462,10 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
       const output = responsesOutput(response, "appendTurn") as readonly OpenAIResponsesItem[];
       return [...messages, ...output.map(resentItem), ...results];
     },
+    appendNote: (messages, note) => [
+      ...messages,
+      { type: "message", role: "user", content: [{ type: "input_text", text: note }] },
+    ],
   };
 }
 

@@ -248,6 +248,8 @@ export interface LoopToolBridge<S, E extends RuntimeEvent, ToolDefs, Response, R
     response: Response,
     results: readonly ResultBlock[],
   ): Message[];
+  /** `messages` followed by a note for the model, when the dialect can write one. */
+  appendNote?(messages: readonly Message[], note: string): Message[];
 }
 
 /**
@@ -654,8 +656,11 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
       (await answerToolCalls(response, invokeOptions)).map((answer) => answer.block),
   };
   if (!("appendTurn" in dialect) || typeof dialect.appendTurn !== "function") return withDialect;
-  const { appendTurn } = dialect;
-  return { ...withDialect, appendTurn: appendTurn.bind(dialect) };
+  const { appendTurn, appendNote } = dialect;
+  const loop = { ...withDialect, appendTurn: appendTurn.bind(dialect) };
+  return typeof appendNote === "function"
+    ? { ...loop, appendNote: appendNote.bind(dialect) }
+    : loop;
 }
 
 const CANCELLED = "was aborted before it ran; nothing was executed";

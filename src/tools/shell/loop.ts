@@ -16,6 +16,7 @@ import type { CallLedger } from "./ledger.js";
 import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 import { ask } from "./loop-stream.js";
 import { type SpanTracer, toolTracer } from "./spans.js";
+import { type TellChanges, type Teller, tellerOf } from "./tell-changes.js";
 
 /**
  * The platform's own `AbortSignal` type — the DOM's or Node's, whichever the program has — or
@@ -63,6 +64,11 @@ export interface ToolLoopStep<S, E extends RuntimeEvent, Response, ResultBlock> 
   answers: ToolCallAnswer<S, E, ResultBlock>[];
   /** The errors among the answers, in call order. */
   errors: ToolError[];
+  /**
+   * The note the turn's request carried (`tellChanges`): what changed outside the model's calls
+   * since its previous request, as the model read it. Absent when nothing was told.
+   */
+  told?: string;
 }
 
 /** The step of one answered turn: its calls, their answers and the errors among them. */
@@ -192,6 +198,23 @@ export interface ToolLoopOptions<
    * @default undefined — the span is named `invoke_agent`
    */
   agentName?: string;
+  /**
+   * Tells the model what changed outside its own calls — a timer, a person, another agent —
+   * since its previous request: before each request after the first, when something did, a note
+   * in the dialect's own format (after the turn's results) says which events happened, oldest
+   * first (an event the model's wait already answered with is not told again), the state now,
+   * and which commands became available or unavailable; at most `maxChars` long. The step of the
+   * request keeps it (`step.told`). The component is observed for the run only; it needs
+   * `subscribe` and `getSnapshot`, and a dialect with `appendNote` (every conversation dialect
+   * has one) — a `TypeError` otherwise. See docs/agent-loop.md.
+   *
+   * @example
+   * ```ts
+   * tellChanges: { maxChars: 1000 },
+   * ```
+   * @default false
+   */
+  tellChanges?: TellChanges;
 }
 
 /**
@@ -409,6 +432,47 @@ export async function runToolLoop<
         Signal
       >,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
+  const from = goingOn<S, E, Message>(options);
+  // Made before anything starts: a bridge that cannot observe is a TypeError, with no span left
+  // open. A resumed loop goes on with the teller of its resume, which observed the settled turn
+  // and stops it.
+  const teller = from ? from.teller : tellerOf(options.tools, options.tellChanges, "runToolLoop");
+  if (!teller || from) return loop(options, from, teller);
+  // Observed for the run only, however it ends: done, error, abort, approval or a throw.
+  try {
+    return await loop(options, from, teller);
+  } finally {
+    teller.stop();
+  }
+}
+
+async function loop<
+  S,
+  E extends RuntimeEvent,
+  ToolDefs,
+  Response,
+  ResultBlock,
+  Message,
+  Returned extends Response,
+  Signal extends AbortSignalLike,
+  Event,
+>(
+  options:
+    | ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>
+    | StreamingToolLoopOptions<
+        S,
+        E,
+        ToolDefs,
+        Response,
+        ResultBlock,
+        Message,
+        Event,
+        Returned,
+        Signal
+      >,
+  from: GoingOn<S, E, Message> | undefined,
+  teller: Teller<S, E, Message> | undefined,
+): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
   const { tools, maxTurns = 10, signal, onStep } = options;
   const tracer = options.tracer && toolTracer(options.tracer);
   // Who hears the calls' progress and log lines (`onProgress`, `onLog`), read once for the run.
@@ -423,7 +487,6 @@ export async function runToolLoop<
   // for each key the spread did not already have (about 1 µs each), a third of a cheap turn.
   const { stream, onDelta } =
     "stream" in options ? options : { stream: undefined, onDelta: undefined };
-  const from = resumed.get(options);
   const run = from ? from.run : tracer?.start({ kind: "run", agent });
   // Made only when something needs it: the ledger's keys, or a paused state.
   let runId = options.runId ?? from?.runId;
@@ -451,9 +514,16 @@ export async function runToolLoop<
   // is; the implementation's signature cannot see that.
   const requestSignal = (signal ?? new AbortController().signal) as Signal;
   const first = from?.turn ?? 1;
+  // What the model read in the turn before each request: what a note leaves out.
+  let answered: readonly ToolCallAnswer<S, E, unknown>[] = from?.answered ?? [];
   try {
     for (let turn = first; turn < first + maxTurns; turn++) {
       if (signal?.aborted) return end("aborted");
+      // The first request of a run has no request before it to tell changes since.
+      let told: string | undefined;
+      if (teller && (turn > first || from)) {
+        ({ messages, told } = teller.tell(messages, answered));
+      }
       turnSpan = tracer?.start({ kind: "turn", turn }, run);
       const request = {
         tools: tools.toToolDefs(),
@@ -492,6 +562,8 @@ export async function runToolLoop<
       const blocks = answers.map((answer) => answer.block);
       messages = tools.appendTurn(messages, reply, blocks);
       const step = stepOf(turn, reply, answers);
+      if (told !== undefined) step.told = told;
+      answered = answers;
       snapshot = lastSnapshot(answers, snapshot);
       steps.push(step);
       onStep?.(step);
@@ -513,21 +585,37 @@ export async function runToolLoop<
   return end("maxTurns");
 }
 
-/** Where a resumed loop goes on from: its first turn, its run's span and its run's id. */
-interface GoingOn {
+/**
+ * Where a resumed loop goes on from: its first turn, its run's span and its run's id, and, when
+ * it tells changes, the resume's teller and the settled turn's answers.
+ */
+interface GoingOn<S, E extends RuntimeEvent, Message> {
   turn: number;
   run: TraceHandle | undefined;
   runId: string;
+  teller?: Teller<S, E, Message> | undefined;
+  answered?: readonly ToolCallAnswer<S, E, unknown>[];
 }
 
 // Keyed by the options object (see resumeToolLoop).
-const resumed = new WeakMap<object, GoingOn>();
+const resumed = new WeakMap<object, unknown>();
+
+/** Where `options` go on from, when `startAt` made them a resumed loop's. */
+function goingOn<S, E extends RuntimeEvent, Message>(
+  options: object,
+): GoingOn<S, E, Message> | undefined {
+  // Only startAt sets it, with the options of a loop over the same bridge: its types are theirs.
+  return resumed.get(options) as GoingOn<S, E, Message> | undefined;
+}
 
 /**
  * Makes `runToolLoop(options)` number its first request `turn`, report its turns under `run` and
  * go on with the run `runId` (a resumed loop goes on).
  */
-export function startAt<O extends object>(options: O, from: GoingOn): O {
+export function startAt<O extends object, S, E extends RuntimeEvent, Message>(
+  options: O,
+  from: GoingOn<S, E, Message>,
+): O {
   resumed.set(options, from);
   return options;
 }

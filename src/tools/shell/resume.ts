@@ -21,6 +21,7 @@ import {
 } from "./loop.js";
 import type { ToolLoopState } from "./loop-state.js";
 import { type SpanTracer, toolTracer } from "./spans.js";
+import { type TellChanges, tellerOf } from "./tell-changes.js";
 
 /** Options of `resumeToolLoop`. */
 export interface ResumeToolLoopOptions<
@@ -65,6 +66,16 @@ export interface ResumeToolLoopOptions<
   modelName?: string;
   /** As for `runToolLoop`: the agent's name on the spans. */
   agentName?: string;
+  /**
+   * As for `runToolLoop`, observed from the resume's start: what changes outside the model's
+   * calls from then on (while the paused turn's calls are settled, and after) is told at the next
+   * request. What happened while the loop was paused, before the resume started, is not told —
+   * nobody observed it, perhaps in another process — but the settled calls' answers carry the
+   * state then.
+   *
+   * @default false
+   */
+  tellChanges?: TellChanges;
 }
 
 /**
@@ -100,6 +111,8 @@ export async function resumeToolLoop<
   const { tools, model, state, signal, onStep, modelName, agentName } = options;
   const tracer = options.tracer && toolTracer(options.tracer);
   const { ledger, leaseMs } = options;
+  // Observing from here: the settled turn's own calls are the model's, anything else is told.
+  const teller = tellerOf(tools, options.tellChanges, "resumeToolLoop");
   const settling = {
     ...(ledger === undefined ? {} : { ledger }),
     ...(signal === undefined ? {} : { signal }),
@@ -152,7 +165,7 @@ export async function resumeToolLoop<
           ...(agentName === undefined ? {} : { agentName }),
           ...listenersOf(options),
         },
-        { turn: state.turn + 1, run, runId: state.runId },
+        { turn: state.turn + 1, run, runId: state.runId, teller, answered: step.answers },
       ),
     );
     await claim.finish(rest.stop);
@@ -170,5 +183,7 @@ export async function resumeToolLoop<
     open.turn?.end(err(error));
     open.run?.end(err(error));
     throw error;
+  } finally {
+    teller?.stop();
   }
 }

@@ -57,4 +57,5 @@ export const fakeDialect: LoopDialect<FakeToolDefs, FakeResponse, FakeResultBloc
     const answers = results.map((result): FakeMessage => ({ role: "tool", result }));
     return [...messages, { role: "assistant", response }, ...answers];
   },
+  appendNote: (messages, note): FakeMessage[] => [...messages, { role: "user", content: note }],
 };
