@@ -70,12 +70,15 @@ const SCRIPT: Turn[] = [
         ),
       ];
     }
+    // The run is the same every time: the boost's timers were set while turn 5's call ran, and
+    // a scripted run answers only promises, so no timer fires before this wait is listening;
+    // then both fire during it, in the order of their delays (the person first, then the warmth).
     return [
       text("The boost is running. I'll wait until the room is warm before I say it's ready."),
       use("waitFor", { event: "warmedUp" }),
     ];
   },
-  ({ messages, tools }, use) => {
+  ({ messages }, use) => {
     // What the wait answered, and what the loop told it happened outside its calls.
     const waited = results(messages)[0];
     const answer = waited?.is_error === true ? undefined : parse(waited?.content);
@@ -88,9 +91,8 @@ const SCRIPT: Turn[] = [
           ? `The room has warmed up to ${answer.snapshot.thermostat.temperature} °C.`
           : `The room is not warm yet: ${answer.waited}`;
     // The note lists the events that happened outside its calls; it reacts to the door's.
-    if (note === undefined || !note.includes("doorUnlocked")) return [text(warm)];
-    if (!tools.some((tool) => tool.name === "lockDoor")) {
-      return [text(`${warm} I was told the front door was unlocked, and it is locked again now.`)];
+    if (note === undefined || !note.includes("doorUnlocked")) {
+      return [text(`${warm} All set for movie night: warm lights at 30 %, front door locked.`)];
     }
     return [
       text(`${warm} While I waited, someone unlocked the front door, so I'm locking it again.`),
