@@ -1,12 +1,21 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import type { ModelRequest } from "ignite-element/tools";
+import {
+  type AnthropicMessage,
+  type AnthropicTool,
+  anthropic,
+} from "ignite-element/tools/anthropic";
 import { describe, expect, it } from "vitest";
-import { anthropicModel, ModelError } from "./models.js";
+import { anthropicModel, anthropicText, ModelError } from "./models.js";
 import { shouldColor } from "./print.js";
-import { pickDemo, SYSTEM_PROMPT, scriptedDemo } from "./run.js";
+import { createRoom } from "./room.js";
+import { defineDemo, pickDemo, SYSTEM_PROMPT, scriptedDemo } from "./run.js";
+import { scriptedModel } from "./scripted.js";
 
 const ESC = "\u001b";
 const SGR = new RegExp(`${ESC}\\[\\d+m`, "g");
@@ -104,9 +113,80 @@ describe("the scripted demo", () => {
     expect(outcome.stop).toBe("done");
     expect(outcome.state).toEqual({
       lights: { brightness: 30, colour: "warm" },
-      thermostat: { mode: "heat", target: 21.5, boostMinutes: 30 },
+      thermostat: { mode: "heat", target: 21.5, temperature: 21.5, boostMinutes: 30 },
       door: "locked",
     });
+  });
+
+  it("waits for the boost to warm the room, and reads the wait's answer", async () => {
+    const outcome = await scriptedDemo().run({ write: () => {}, color: false });
+    const waits = outcome.turns
+      .flatMap((turn) => turn.calls)
+      .filter((call) => call.name === "waitFor");
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toMatchObject({
+      input: { event: "warmedUp" },
+      waited: 'The event "warmedUp" happened.',
+      events: [{ type: "warmedUp", payload: { celsius: 21.5 } }],
+    });
+    // The turn after the wait says what the answer said: the temperature the room reached.
+    const after = outcome.turns.find((turn) => turn.turn === 7);
+    expect(after?.text).toMatch(/^The room has warmed up to 21\.5 °C\./);
+  });
+
+  it("is told once, with the request after the wait, that someone unlocked the door, and locks it again", async () => {
+    const outcome = await scriptedDemo().run({ write: () => {}, color: false });
+    const told = outcome.turns.filter((turn) => turn.told !== undefined);
+    expect(told.map((turn) => turn.turn)).toEqual([7]);
+    const note = told[0]?.told ?? "";
+    expect(note).toContain('{"type":"doorUnlocked"}');
+    expect(note).toContain("Now available: lockDoor");
+    // The wait already answered with the warm-up: the note does not tell it again.
+    expect(note).not.toContain("warmedUp");
+    expect(told[0]?.calls.map((call) => call.route)).toEqual([{ command: "lockDoor", input: {} }]);
+    expect(
+      outcome.turns.flatMap((turn) => turn.calls).filter((c) => c.name === "lockDoor"),
+    ).toHaveLength(2);
+    expect(outcome.state.door).toBe("locked");
+  });
+
+  it("sends the note as a text block after the wait's result, in the user message the model reads", async () => {
+    const sent: AnthropicMessage[][] = [];
+    const script = scriptedModel();
+    const demo = defineDemo({
+      label: "recorded",
+      modelName: "scripted",
+      scripted: true,
+      dialect: anthropic,
+      model: (request: ModelRequest<AnthropicTool[], AnthropicMessage>) => {
+        sent.push(structuredClone(request.messages));
+        return script(request);
+      },
+      messages: (prompt): AnthropicMessage[] => [{ role: "user", content: prompt }],
+      textOf: anthropicText,
+    });
+    const outcome = await demo.run({ write: () => {}, color: false });
+    const last = sent[6]?.at(-1);
+    expect(last?.role).toBe("user");
+    const content = Array.isArray(last?.content) ? last.content : [];
+    expect(content.map((block) => block.type)).toEqual(["tool_result", "text"]);
+    const [result, note] = content;
+    expect(result?.type === "tool_result" && JSON.parse(String(result.content))).toMatchObject({
+      waited: 'The event "warmedUp" happened.',
+      available: expect.arrayContaining(["lockDoor"]),
+    });
+    expect(note).toEqual({ type: "text", text: outcome.turns[6]?.told });
+  });
+
+  it("acts on the note, not on the script: with nobody coming home it is told nothing and locks the door once", async () => {
+    const room = createRoom({ homecomingMs: null });
+    const outcome = await scriptedDemo().run({ write: () => {}, color: false, room });
+    expect(outcome.turns.some((turn) => turn.told !== undefined)).toBe(false);
+    const calls = outcome.turns.flatMap((turn) => turn.calls).map((call) => call.name);
+    expect(calls.filter((name) => name === "lockDoor")).toHaveLength(1);
+    expect(outcome.turns.at(-1)?.calls).toEqual([]);
+    expect(outcome.state.door).toBe("locked");
+    expect(outcome.state.thermostat.temperature).toBe(21.5);
   });
 
   it("asks before the destructive setMode runs, and approves it automatically, saying so, without a terminal", async () => {
@@ -139,6 +219,10 @@ describe("the scripted demo", () => {
       .find((call) => call.name === "setMode");
     expect(setMode?.error?.kind).toBe("Denied");
     expect(outcome.state.thermostat.mode).toBe("off");
+    // With no boost running there is nothing to wait for, and it does not wait.
+    const names = outcome.turns.flatMap((turn) => turn.calls).map((call) => call.name);
+    expect(names).not.toContain("waitFor");
+    expect(outcome.stop).toBe("done");
   });
 
   it("offers boost only once the heating is on", async () => {
@@ -149,7 +233,7 @@ describe("the scripted demo", () => {
     expect(offered[4]).toContain("boost");
   });
 
-  it("says it is scripted and prints each call, error, event and the final state", async () => {
+  it("says it is scripted and prints each call, error, event, wait, note and the final state", async () => {
     const out = capture();
     await scriptedDemo().run({ write: out.write, color: false, prompt: "ignored" });
     const text = out.text();
@@ -160,7 +244,24 @@ describe("the scripted demo", () => {
     expect(text).toContain("✗ Unavailable");
     expect(text).toContain('✓ route setTarget {"celsius":21.5}');
     expect(text).toContain('event targetChanged {"from":19,"to":21.5}');
-    expect(text).toContain("thermostat  heat, target 21.5 °C, boost 30 min");
+    expect(text).toContain(
+      'call waitFor {"event":"warmedUp"}\n    ✓ waited The event "warmedUp" happened.',
+    );
+    expect(text).toContain(
+      'told Since your last request, this changed outside your own tool calls:\n    Events, oldest first:\n    - {"type":"doorUnlocked"}',
+    );
+    expect(text).toContain("thermostat  heat, target 21.5 °C, boost 30 min, room at 21.5 °C");
+  });
+});
+
+describe("docs/demo.md", () => {
+  it("shows the scripted run as it prints", async () => {
+    const out = capture();
+    await scriptedDemo().run({ write: out.write, color: false });
+    const shown = /This is a real scripted run[^\n]*\n\n```text\n([\s\S]*?)```/.exec(
+      readFileSync(fileURLToPath(new URL("../docs/demo.md", import.meta.url)), "utf8"),
+    );
+    expect(shown?.[1]).toBe(`${out.text()}\n`);
   });
 });
 

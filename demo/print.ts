@@ -1,6 +1,7 @@
 /**
- * How the demo shows a run: per turn the tools offered, the model's words, every call with the
- * route it was validated to or the error it got, and the events; at the end, the room. Pure
+ * How the demo shows a run: per turn the tools offered, what the loop told the model changed
+ * outside its calls, the model's words, every call with the route it was validated to (or, for a
+ * wait, what ended it) or the error it got, and the events; at the end, the room. Pure
  * string building — the caller writes the lines — and ANSI colour only when asked, so piped
  * output and logs stay plain text.
  */
@@ -14,12 +15,17 @@ export interface CallRecord {
   /** The validated command and input (declared defaults applied), when the call was executed. */
   route?: Route;
   error?: ToolError;
+  /** What ended the model's wait (`waitFor`), in its words, when the call was one. */
+  waited?: string;
+  /** The events the call emitted; for a wait, the event it waited for, when it came. */
   events: RoomEvent[];
 }
 
 /** One model turn as the demo reports it. */
 export interface TurnRecord {
   turn: number;
+  /** What the loop told the model changed outside its calls, with this turn's request. */
+  told?: string;
   /** The model's text beside (or instead of) its calls. */
   text: string;
   calls: CallRecord[];
@@ -78,9 +84,14 @@ export function formatOffered(s: Style, turn: number, offered: readonly string[]
   return ["", `${s.bold(`turn ${turn}`)}  ${s.dim("offered:")} ${names}`];
 }
 
-/** What the model said and every call it made, with its outcome. */
+/** What the model was told with its request, what it said, and every call it made, with its outcome. */
 export function formatTurn(s: Style, record: TurnRecord, label: string): string[] {
   const lines: string[] = [];
+  // Told before the model answered: it went out with the request.
+  if (record.told !== undefined) {
+    const [first = "", ...rest] = record.told.split("\n");
+    lines.push(`  ${s.yellow("told")} ${first}`, ...rest.map((line) => `    ${s.dim(line)}`));
+  }
   if (record.text !== "") {
     const [first = "", ...rest] = record.text.split("\n");
     lines.push(`  ${s.dim(`${label}:`)} ${first}`, ...rest.map((line) => `    ${line}`));
@@ -92,7 +103,9 @@ export function formatTurn(s: Style, record: TurnRecord, label: string): string[
 
 function formatCall(s: Style, call: CallRecord): string[] {
   const lines = [`  ${s.bold("call")} ${s.cyan(call.name)} ${json(call.input)}`];
-  if (call.route) {
+  // A wait runs no command: what it says of the wait is its outcome.
+  if (call.waited !== undefined) lines.push(`    ${s.green("✓ waited")} ${call.waited}`);
+  else if (call.route) {
     lines.push(`    ${s.green("✓ route")} ${call.route.command} ${json(call.route.input)}`);
   }
   if (call.error) {
@@ -145,12 +158,13 @@ export function formatFinal(
   const failed = calls.filter((call) => call.error).length;
   const { lights, thermostat, door } = state;
   const boost = thermostat.boostMinutes > 0 ? `, boost ${thermostat.boostMinutes} min` : "";
+  const room = `, room at ${thermostat.temperature} °C`;
   const summary = `${turns.length} turns, ${calls.length} calls, ${failed} refused or failed`;
   return [
     "",
     `${s.bold("final state")}  ${s.dim(`(${STOPS[stop]}; ${summary})`)}`,
     `  lights      ${lights.brightness} % ${lights.colour}`,
-    `  thermostat  ${thermostat.mode}, target ${thermostat.target} °C${boost}`,
+    `  thermostat  ${thermostat.mode}, target ${thermostat.target} °C${boost}${room}`,
     `  door        ${door}`,
   ];
 }

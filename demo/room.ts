@@ -1,7 +1,9 @@
 /**
  * The demo's component: one room of a smart home. Small, but it has everything a model has to get
  * right — ranges, a step size, enums, defaults, commands that exist only in some states, and an
- * event for every change — so the demo shows each way a call can succeed or fail.
+ * event for every change — so the demo shows each way a call can succeed or fail. And it changes
+ * on its own, as real rooms do: a boost warms it up on the room's clock, and a person comes home
+ * and unlocks the front door while the model is busy, outside every call.
  */
 import type { AgentComponent, AgentSchema } from "ignite-element/tools";
 
@@ -10,8 +12,10 @@ export type Mode = "heat" | "cool" | "off";
 
 export interface RoomState {
   lights: { brightness: number; colour: Colour };
-  /** `boostMinutes` is 0 when no boost is running. */
-  thermostat: { mode: Mode; target: number; boostMinutes: number };
+  /**
+   * `temperature` is the room's, in °C, now; `boostMinutes` is 0 when no boost is running.
+   */
+  thermostat: { mode: Mode; target: number; temperature: number; boostMinutes: number };
   door: "locked" | "unlocked";
 }
 
@@ -21,12 +25,57 @@ export type RoomEvent =
   | { type: "targetChanged"; payload: { from: number; to: number } }
   | { type: "boostStarted"; payload: { minutes: number } }
   | { type: "boostCancelled" }
+  | { type: "warmedUp"; payload: { celsius: number } }
   | { type: "doorLocked" }
   | { type: "doorUnlocked" };
 
-/** The room as a component, plus a read of its state for the demo's final report. */
+/**
+ * The room as a component that reports its changes (`getSnapshot`, `subscribe`, `onEvent`), plus
+ * a read of its state for the demo's final report.
+ */
 export interface Room extends AgentComponent<RoomState, RoomEvent> {
   readonly state: RoomState;
+  getSnapshot(): RoomState;
+  subscribe(listener: () => void): () => void;
+  onEvent(listener: (event: RoomEvent) => void): () => void;
+  /** What a person does at the room, outside every call. */
+  readonly person: {
+    /** Unlocks the front door with a key (emits `doorUnlocked`); nothing when it is unlocked. */
+    unlockDoor(): void;
+  };
+}
+
+/**
+ * Where the room's own changes are scheduled: runs `task` once after `ms` milliseconds, and
+ * returns the function that cancels it. Injectable, so a test decides when time passes.
+ */
+export type Clock = (ms: number, task: () => void) => () => void;
+
+/** The real clock. */
+export const realClock: Clock = (ms, task) => {
+  const timer = setTimeout(task, ms);
+  return () => clearTimeout(timer);
+};
+
+export interface RoomOptions {
+  /** @default lights 80 % daylight, heating off at 19 °C, room at 17 °C, door unlocked */
+  initial?: RoomState;
+  /** @default realClock */
+  clock?: Clock;
+  /**
+   * How long a boost takes to bring the room up to its target, in ms. The demo's time runs fast:
+   * a boost that would take half an hour takes a moment, so the demo never makes anyone wait.
+   *
+   * @default 40
+   */
+  warmUpMs?: number;
+  /**
+   * How long after the first boost a person comes home and unlocks the front door (if it is
+   * locked), in ms; `null`: nobody comes.
+   *
+   * @default 20 — during the warm-up
+   */
+  homecomingMs?: number | null;
 }
 
 const NO_INPUT = { type: "object", properties: {}, additionalProperties: false };
@@ -36,7 +85,8 @@ const NO_INPUT = { type: "object", properties: {}, additionalProperties: false }
 const SCHEMA: AgentSchema = {
   commands: {
     status: {
-      description: "Read the room: lights, thermostat and front door. Changes nothing.",
+      description:
+        "Read the room: lights, thermostat (with the temperature now) and front door. Changes nothing.",
       readOnly: true,
       input: NO_INPUT,
     },
@@ -81,7 +131,8 @@ const SCHEMA: AgentSchema = {
       },
     },
     boost: {
-      description: "Heat at full power for a while. Only in heat mode.",
+      description:
+        "Heat at full power for a while, so the room reaches its target quickly (event warmedUp when it does). Only in heat mode.",
       gated: true,
       input: {
         type: "object",
@@ -98,6 +149,7 @@ const SCHEMA: AgentSchema = {
     "targetChanged",
     "boostStarted",
     "boostCancelled",
+    "warmedUp",
     "doorLocked",
     "doorUnlocked",
   ],
@@ -105,7 +157,7 @@ const SCHEMA: AgentSchema = {
 
 const INITIAL: RoomState = {
   lights: { brightness: 80, colour: "daylight" },
-  thermostat: { mode: "off", target: 19, boostMinutes: 0 },
+  thermostat: { mode: "off", target: 19, temperature: 17, boostMinutes: 0 },
   door: "unlocked",
 };
 
@@ -117,16 +169,66 @@ type SetTarget = { celsius: number };
 type Boost = { minutes: number };
 
 /** A new room, by default lights bright and cool, heating off, door unlocked. */
-export function createRoom(initial: RoomState = INITIAL): Room {
-  let state = structuredClone(initial);
-  // Snapshots are copies, so an observation the model was shown never changes under it.
-  const done = (events: RoomEvent[]) => ({ state: structuredClone(state), events });
+export function createRoom(options: RoomOptions = {}): Room {
+  const { clock = realClock, warmUpMs = 40, homecomingMs = 20 } = options;
+  // Every change makes a new, frozen state: the snapshot is the same value while nothing
+  // changes, and an observation the model was shown never changes under it.
+  let state: RoomState = deepFreeze(structuredClone(options.initial ?? INITIAL));
+  const listeners = new Set<() => void>();
+  const eventListeners = new Set<(event: RoomEvent) => void>();
+  // The warm-up a boost started, cancelled when leaving heat cancels the boost.
+  let warming: (() => void) | undefined;
+
+  /** The one way the state changes: new state first, then its events, then "may have changed". */
+  const change = (next: RoomState, events: RoomEvent[]) => {
+    state = deepFreeze(next);
+    for (const event of events) for (const listener of [...eventListeners]) listener(event);
+    for (const listener of [...listeners]) listener();
+    return { state, events };
+  };
+  const thermostat = (next: Partial<RoomState["thermostat"]>): RoomState => ({
+    ...state,
+    thermostat: { ...state.thermostat, ...next },
+  });
+
+  const unlockDoor = () => change({ ...state, door: "unlocked" }, [{ type: "doorUnlocked" }]);
+  // A person with a key: a door already unlocked stays as it is, and nothing is reported.
+  const personUnlocks = () => {
+    if (state.door === "locked") unlockDoor();
+  };
+  let cameHome = false;
+
+  const startWarmUp = () => {
+    warming?.();
+    warming = clock(warmUpMs, () => {
+      warming = undefined;
+      const { target, temperature } = state.thermostat;
+      // The target may have moved while it warmed: the room reaches the target it has now.
+      if (temperature >= target) return;
+      change(thermostat({ temperature: target }), [
+        { type: "warmedUp", payload: { celsius: target } },
+      ]);
+    });
+    if (homecomingMs === null || cameHome) return;
+    cameHome = true;
+    clock(homecomingMs, personUnlocks);
+  };
 
   return {
     get state() {
-      return structuredClone(state);
+      return state;
     },
     getSchema: () => SCHEMA,
+    getSnapshot: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+    person: { unlockDoor: personUnlocks },
     canExecute(command) {
       if (command === "boost") return state.thermostat.mode === "heat";
       if (command === "lockDoor") return state.door === "unlocked";
@@ -136,47 +238,60 @@ export function createRoom(initial: RoomState = INITIAL): Room {
     execute(command, input) {
       switch (command) {
         case "status":
-          return done([]);
+          return { state, events: [] };
         case "setLights": {
           const lights = { ...state.lights, ...(input as SetLights) };
           const changed =
             lights.brightness !== state.lights.brightness || lights.colour !== state.lights.colour;
-          state = { ...state, lights };
-          return done(changed ? [{ type: "lightsChanged", payload: lights }] : []);
+          if (!changed) return { state, events: [] };
+          return change({ ...state, lights }, [{ type: "lightsChanged", payload: lights }]);
         }
         case "setMode": {
           const { mode } = input as SetMode;
           const from = state.thermostat.mode;
-          if (mode === from) return done([]);
+          if (mode === from) return { state, events: [] };
           const cancelled = from === "heat" && state.thermostat.boostMinutes > 0;
-          state = { ...state, thermostat: { ...state.thermostat, mode, boostMinutes: 0 } };
+          if (cancelled) {
+            warming?.();
+            warming = undefined;
+          }
           const events: RoomEvent[] = [{ type: "modeChanged", payload: { from, to: mode } }];
           if (cancelled) events.push({ type: "boostCancelled" });
-          return done(events);
+          return change(thermostat({ mode, boostMinutes: 0 }), events);
         }
         case "setTarget": {
           const { celsius } = input as SetTarget;
           const from = state.thermostat.target;
-          state = { ...state, thermostat: { ...state.thermostat, target: celsius } };
-          return done(
-            celsius === from ? [] : [{ type: "targetChanged", payload: { from, to: celsius } }],
-          );
+          if (celsius === from) return { state, events: [] };
+          return change(thermostat({ target: celsius }), [
+            { type: "targetChanged", payload: { from, to: celsius } },
+          ]);
         }
         case "boost": {
           const { minutes } = input as Boost;
-          state = { ...state, thermostat: { ...state.thermostat, boostMinutes: minutes } };
-          return done([{ type: "boostStarted", payload: { minutes } }]);
+          const result = change(thermostat({ boostMinutes: minutes }), [
+            { type: "boostStarted", payload: { minutes } },
+          ]);
+          startWarmUp();
+          return result;
         }
         case "lockDoor":
-          state = { ...state, door: "locked" };
-          return done([{ type: "doorLocked" }]);
+          return change({ ...state, door: "locked" }, [{ type: "doorLocked" }]);
         case "unlockDoor":
-          state = { ...state, door: "unlocked" };
-          return done([{ type: "doorUnlocked" }]);
+          return unlockDoor();
         default:
           // Unreachable through the bridge, which answers unknown names itself.
           throw new Error(`unknown command ${command}`);
       }
     },
   };
+}
+
+/** `value`, frozen all the way down: a state nobody can change in place. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -10,6 +10,7 @@ import {
   igniteTools,
   type LoopDialect,
   type ModelRequest,
+  type Observation,
   type PendingCall,
   resumeToolLoop,
   runToolLoop,
@@ -64,7 +65,7 @@ export interface RunOptions {
   write: (line: string) => void;
   color: boolean;
   signal?: AbortSignal;
-  /** Default 8. */
+  /** Default 10. */
   maxTurns?: number;
   /** Default: a new room. */
   room?: Room;
@@ -96,7 +97,15 @@ export const DEFAULT_PROMPT = SCRIPTED_PROMPT;
 export const SYSTEM_PROMPT =
   "You control one room of a smart home through tools. Use only the tools you are offered now " +
   "(they change with the room's state). If a call is refused, read why, fix it and try again. " +
-  "When you are done, say briefly what you changed.";
+  "The room also changes on its own, and you are told when it did; to wait for something to " +
+  "happen, use waitFor. When you are done, say briefly what you changed.";
+
+/**
+ * The longest the model may wait for the room. The demo's room changes in milliseconds (its
+ * boost warms it in 40 ms), so a wait that reaches this bound waited for something that was not
+ * going to happen.
+ */
+export const WAIT_MS = 5_000;
 
 export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
   spec: DemoSpec<ToolDefs, Response, ResultBlock, Message>,
@@ -122,7 +131,8 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
       // A command that may destroy something waits for a person; everything else runs.
       const approve: ApprovalPolicy = ({ flags }) => (flags.destructive ? "ask" : "allow");
       const { tracer } = options;
-      const tools = igniteTools(room, spec.dialect, { approve, tracer });
+      // The model may wait for the room (at most WAIT_MS), and is told what changed on its own.
+      const tools = igniteTools(room, spec.dialect, { approve, tracer, wait: { maxMs: WAIT_MS } });
 
       const turns: TurnRecord[] = [];
       const label = spec.scripted ? "assistant (scripted)" : "assistant";
@@ -144,17 +154,25 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
         tracer,
         agentName: "room",
         modelName: spec.modelName,
+        tellChanges: true,
         onStep: (step: ToolLoopStep<RoomState, RoomEvent, Response, ResultBlock>) => {
           const calls = step.answers.map(({ call, route, outcome }): CallRecord => {
+            const waited = outcome.ok ? waitedOf(outcome.value) : undefined;
             return {
               name: call.name,
               input: call.input,
               ...(route ? { route } : {}),
               ...(outcome.ok ? {} : { error: outcome.error }),
+              ...(waited === undefined ? {} : { waited }),
               events: outcome.ok ? outcome.value.events : [],
             };
           });
-          const record = { turn: step.turn, text: spec.textOf(step.response), calls };
+          const record: TurnRecord = {
+            turn: step.turn,
+            ...(step.told === undefined ? {} : { told: step.told }),
+            text: spec.textOf(step.response),
+            calls,
+          };
           turns.push(record);
           write(formatTurn(s, record, label));
         },
@@ -162,7 +180,7 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
       let result = await runToolLoop({
         ...common,
         messages: spec.messages(prompt),
-        maxTurns: options.maxTurns ?? 8,
+        maxTurns: options.maxTurns ?? 10,
       });
       // A call waits for a person: ask, then resume from the state as it would be stored.
       while (result.stop === "approval" && result.state) {
@@ -242,6 +260,11 @@ export function pickDemo(env: Env, options: { fetch?: typeof fetch } = {}): Demo
     });
   }
   return scriptedDemo();
+}
+
+/** What ended a wait, when `value` is a wait's answer (`WaitObservation`). */
+function waitedOf(value: Observation<RoomState, RoomEvent>): string | undefined {
+  return "waited" in value && typeof value.waited === "string" ? value.waited : undefined;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -8,12 +8,16 @@
  *
  * The script makes the mistakes real models make: a brightness on the wrong scale (rejected
  * with the issue, which it reads and fixes) and a gated command called before it is available.
+ * Then the room changes on its own: the model waits for the boost to warm the room (the bridge's
+ * `waitFor` tool) and is told, in a note beside its results, that someone unlocked the front door
+ * meanwhile — and locks it again. Everything it knows it reads from the messages it is sent.
  */
 import type { ModelRequest } from "ignite-element/tools";
 import type {
   AnthropicContentBlock,
   AnthropicMessage,
   AnthropicTool,
+  AnthropicToolResultBlockParam,
 } from "ignite-element/tools/anthropic";
 import type { MessagesResponse } from "./models.js";
 
@@ -55,10 +59,50 @@ const SCRIPT: Turn[] = [
     ),
     use("boost", {}),
   ],
+  ({ messages }, use) => {
+    // Waiting only makes sense for a boost that started; one refused would never warm the room.
+    const boost = results(messages)[0];
+    if (boost === undefined || boost.is_error === true) {
+      return [
+        text(
+          "I couldn't start the heating boost, so the room won't warm up quickly. The lights are " +
+            "warm at 30 % and the front door is locked.",
+        ),
+      ];
+    }
+    // The run is the same every time: the boost's timers were set while turn 5's call ran, and
+    // a scripted run answers only promises, so no timer fires before this wait is listening;
+    // then both fire during it, in the order of their delays (the person first, then the warmth).
+    return [
+      text("The boost is running. I'll wait until the room is warm before I say it's ready."),
+      use("waitFor", { event: "warmedUp" }),
+    ];
+  },
+  ({ messages }, use) => {
+    // What the wait answered, and what the loop told it happened outside its calls.
+    const waited = results(messages)[0];
+    const answer = waited?.is_error === true ? undefined : parse(waited?.content);
+    const note = noteOf(messages);
+    const warmedUp = answer?.events.some((event) => event.type === "warmedUp") === true;
+    const warm =
+      answer === undefined
+        ? "The wait for the room to warm up did not work out."
+        : warmedUp
+          ? `The room has warmed up to ${answer.snapshot.thermostat.temperature} °C.`
+          : `The room is not warm yet: ${answer.waited}`;
+    // The note lists the events that happened outside its calls; it reacts to the door's.
+    if (note === undefined || !note.includes("doorUnlocked")) {
+      return [text(`${warm} All set for movie night: warm lights at 30 %, front door locked.`)];
+    }
+    return [
+      text(`${warm} While I waited, someone unlocked the front door, so I'm locking it again.`),
+      use("lockDoor", {}),
+    ];
+  },
   () => [
     text(
-      "All set for movie night: warm lights at 30 %, heating to 21.5 °C with a 30-minute " +
-        "boost, and the front door is locked. Enjoy the film!",
+      "All set for movie night: warm lights at 30 %, the room warmed to 21.5 °C by a " +
+        "30-minute boost, and the front door is locked again after someone came in. Enjoy the film!",
     ),
   ],
 ];
@@ -92,13 +136,42 @@ export function scriptedModel(): (
   };
 }
 
-/** The first issue of the last failed call, as the model reads it in its `tool_result`. */
-function firstIssue(messages: readonly AnthropicMessage[]): string | undefined {
+/** The `tool_result` blocks of the last message: what the model's last calls were answered. */
+function results(messages: readonly AnthropicMessage[]): AnthropicToolResultBlockParam[] {
+  const last = messages.at(-1);
+  if (!last || typeof last.content === "string") return [];
+  return last.content.flatMap((block) => (block.type === "tool_result" ? [block] : []));
+}
+
+/** The text the loop added beside the results (`tellChanges`): what changed outside the calls. */
+function noteOf(messages: readonly AnthropicMessage[]): string | undefined {
   const last = messages.at(-1);
   if (!last || typeof last.content === "string") return undefined;
-  for (const block of last.content) {
-    if (block.type !== "tool_result" || block.is_error !== true) continue;
-    if (typeof block.content !== "string") continue;
+  const notes = last.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+  return notes.length === 0 ? undefined : notes.join("\n");
+}
+
+/** What a wait answered, as the model reads it: the JSON text of its observation. */
+interface WaitAnswer {
+  waited: string;
+  snapshot: { thermostat: { temperature: number } };
+  events: { type: string }[];
+}
+
+function parse(content: AnthropicToolResultBlockParam["content"]): WaitAnswer | undefined {
+  // The dialect writes every result as text.
+  if (typeof content !== "string") return undefined;
+  try {
+    return JSON.parse(content) as WaitAnswer;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first issue of the last failed call, as the model reads it in its `tool_result`. */
+function firstIssue(messages: readonly AnthropicMessage[]): string | undefined {
+  for (const block of results(messages)) {
+    if (block.is_error !== true || typeof block.content !== "string") continue;
     // The dialect writes "Error (InvalidInput): …\nIssues: [{ path, message, keyword }]".
     const issues = block.content.split("\nIssues: ")[1];
     if (issues === undefined) continue;
