@@ -129,14 +129,14 @@ describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => 
   it.each([
     [
       { type: "strnig" },
-      `/type is "strnig": must be one of ${TYPE_NAMES}, or a non-empty array of them`,
+      `/type is "strnig": must be one of ${TYPE_NAMES}, or a non-empty array of them, each once`,
     ],
     [
       { properties: { tags: { type: ["string", "strng"] } } },
-      `/properties/tags/type is ["string","strng"]: must be one of ${TYPE_NAMES}, or a non-empty array of them`,
+      `/properties/tags/type is ["string","strng"]: must be one of ${TYPE_NAMES}, or a non-empty array of them, each once`,
     ],
     [{ minimum: "1" }, '/minimum is "1": must be a number'],
-    [{ required: "a" }, '/required is "a": must be an array of strings'],
+    [{ required: "a" }, '/required is "a": must be an array of strings, each once'],
     [{ properties: [] }, "/properties is []: must be an object of schemas"],
     [{ minLength: -1 }, "/minLength is -1: must be a non-negative integer"],
     [{ items: { maxItems: 1.5 } }, "/items/maxItems is 1.5: must be a non-negative integer"],
@@ -154,6 +154,23 @@ describe.each(ADAPTERS)("reading schemas with the %s adapter", (_name, make) => 
     [{ allOf: [] }, "/allOf is []: must be a non-empty array of schemas"],
     [{ not: 1 }, "/not is 1: must be a schema (an object, or true or false)"],
     [{ uniqueItems: "yes" }, '/uniqueItems is "yes": must be true or false'],
+    [
+      { type: ["string", "string"] },
+      `/type is ["string","string"]: must be one of ${TYPE_NAMES}, or a non-empty array of them, each once`,
+    ],
+    [
+      { dependentRequired: { a: "b" } },
+      '/dependentRequired is {"a":"b"}: must be an object of arrays of property names, each name once',
+    ],
+    [
+      { dependentRequired: { a: ["b", "b"] } },
+      '/dependentRequired is {"a":["b","b"]}: must be an object of arrays of property names, each name once',
+    ],
+    [
+      { properties: { a: { $anchor: "1a" } } },
+      '/properties/a/$anchor is "1a": must be a name: a letter or _, then letters, digits, -, _ or .',
+    ],
+    [{ required: ["a", "a"] }, '/required is ["a","a"]: must be an array of strings, each once'],
     [{ properties: { "a/b~": { title: 2 } } }, "/properties/a~1b~0/title is 2: must be a string"],
     [{ title: ["y".repeat(100)] }, `/title is ["${"y".repeat(77)}…: must be a string`],
   ])(
@@ -350,42 +367,19 @@ describe("where the adapters' vocabularies differ", () => {
     });
   });
 
-  it("ajv's meta-schema also refuses a name listed twice in required; cfworker's checks take it", () => {
-    const input = { type: "object", required: ["a", "a"] };
+  it("ajv's meta-schema also refuses a $vocabulary value that is not true or false; cfworker takes it", () => {
+    const input = { $vocabulary: { "https://example.com/v": 1 } };
     expect(() =>
       buildManifest(schemaWith(input), undefined, { validator: ajvValidator() }),
     ).toThrow(
       new TypeError(
-        'Command "add" has an invalid input schema: /required is ["a","a"]: must NOT have duplicate items (items ## 1 and 0 are identical)',
+        'Command "add" has an invalid input schema: /$vocabulary/https:~1~1example.com~1v is 1: must be boolean',
       ),
     );
     expect(() =>
       buildManifest(schemaWith(input), undefined, { validator: cfworkerValidator() }),
     ).not.toThrow();
   });
-
-  it.each([
-    [
-      { type: ["string", "string"] },
-      '/type is ["string","string"]: must be one of "array", "boolean", "integer", "null", "number", "object", "string", or must NOT have duplicate items (items ## 0 and 1 are identical)',
-    ],
-    [
-      { properties: { a: { $anchor: "1a" } } },
-      '/properties/a/$anchor is "1a": must match pattern "^[A-Za-z_][-A-Za-z0-9._]*$"',
-    ],
-    [{ dependentRequired: { a: "b" } }, '/dependentRequired/a is "b": must be array'],
-    [
-      { $vocabulary: { "https://example.com/v": 1 } },
-      "/$vocabulary/https:~1~1example.com~1v is 1: must be boolean",
-    ],
-  ])(
-    "ajv's meta-schema names the value it refuses in %j, where it is and every rule it broke",
-    (input, message) => {
-      expect(() =>
-        buildManifest(schemaWith(input), undefined, { validator: ajvValidator() }),
-      ).toThrow(new TypeError(`Command "add" has an invalid input schema: ${message}`));
-    },
-  );
 
   it("cfworker refuses $dynamicRef, which its library reads as an annotation; ajv implements it", () => {
     const input = {

@@ -32,12 +32,12 @@ export const unsupportedDraft = (schema: JsonSchema) =>
 const TABLE =
   "n:maxLength minLength maxItems minItems maxProperties minProperties;n2:maxContains minContains;" +
   "#:maximum minimum exclusiveMaximum exclusiveMinimum;+:multipleOf;s:$ref format $schema $id " +
-  "$comment title description contentEncoding contentMediaType;s2:$anchor $dynamicRef " +
+  "$comment title description contentEncoding contentMediaType;s2:$dynamicRef;a2:$anchor " +
   "$dynamicAnchor;r:pattern;b:uniqueItems deprecated readOnly writeOnly;l:enum examples;" +
   "q:required;t:type;*:const default;1:not if then else contains additionalProperties " +
   "propertyNames contentSchema;12:unevaluatedProperties unevaluatedItems;17:additionalItems;" +
   "i:items;A:allOf anyOf oneOf;A2:prefixItems;M:properties $defs definitions;P:patternProperties;" +
-  "M2:dependentSchemas;o2:dependentRequired $vocabulary;o:dependencies";
+  "M2:dependentSchemas;D2:dependentRequired;o2:$vocabulary;o:dependencies";
 const KEYWORDS = new Map<string, string>(
   TABLE.split(";").flatMap((group) => {
     const [code = "", names = ""] = group.split(":");
@@ -52,6 +52,10 @@ const isList = (value: unknown, item: (value: unknown) => boolean, min = 0) =>
 const isString = (value: unknown) => typeof value === "string";
 const isName = (value: unknown) => TYPES.includes(value as string);
 const isSchemas = (value: unknown) => isRecord(value) && Object.values(value).every(isSchema);
+// An array whose items pass `item`, none twice: the lists of `type`, `required` and
+// `dependentRequired` are sets in every meta-schema.
+const isSet = (value: unknown, item: (value: unknown) => boolean, min = 0) =>
+  isList(value, item, min) && new Set(value as unknown[]).size === (value as unknown[]).length;
 const isRegex = (value: unknown) => {
   try {
     return isString(value) && Boolean(new RegExp(value as string, "u"));
@@ -69,13 +73,16 @@ const SHAPES: Record<string, (value: unknown, draft: Draft) => boolean> = {
   r: isRegex,
   b: (value) => typeof value === "boolean",
   l: Array.isArray,
-  q: (value) => isList(value, isString),
-  t: (value) => isName(value) || isList(value, isName, 1),
+  q: (value) => isSet(value, isString),
+  t: (value) => isName(value) || isSet(value, isName, 1),
+  // The 2020-12 meta-schema's anchor name: a letter or `_`, then letters, digits, `-`, `_`, `.`.
+  a: (value) => isString(value) && /^[A-Za-z_][-A-Za-z0-9._]*$/.test(value as string),
   "1": isSchema,
   i: (value, draft) => isSchema(value) || (draft === "draft-07" && isList(value, isSchema)),
   A: (value) => isList(value, isSchema, 1),
   M: isSchemas,
   P: (value) => isSchemas(value) && Object.keys(value as object).every(isRegex),
+  D: (value) => isRecord(value) && Object.values(value).every((names) => isSet(names, isString)),
   o: isRecord,
 };
 
@@ -89,13 +96,15 @@ const MUST: Record<string, string> = {
   r: "a regular expression",
   b: "true or false",
   l: "an array",
-  q: "an array of strings",
-  t: `one of ${TYPES.map((name) => `"${name}"`).join(", ")}, or a non-empty array of them`,
+  q: "an array of strings, each once",
+  t: `one of ${TYPES.map((name) => `"${name}"`).join(", ")}, or a non-empty array of them, each once`,
+  a: "a name: a letter or _, then letters, digits, -, _ or .",
   "1": SCHEMA,
   i: `${SCHEMA}, or in draft-07 an array of schemas`,
   A: "a non-empty array of schemas",
   M: "an object of schemas",
   P: "an object of schemas keyed by regular expressions",
+  D: "an object of arrays of property names, each name once",
   o: "an object",
 };
 
