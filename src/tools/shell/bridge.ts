@@ -358,9 +358,13 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   // The component is checked now, not at a model's call: a malformed schema is a TypeError.
   turns.declaredIn(schemaAtConstruction(source));
 
+  // A call reads the schema it needs: the wait's declaration is made from every command (a copy
+  // of them unless they are frozen), which a call to any other command does not need.
+  const schemaFor = (name: unknown) =>
+    waiter && name === waiter.name ? source.getSchema() : component.getSchema();
   const manifest = turns.manifest;
   const resolveCall = (name: string, input: unknown) =>
-    resolveToolCall(source.getSchema(), { name, input }, canExecute(), checked);
+    resolveToolCall(schemaFor(name), { name, input }, canExecute(), checked);
 
   const step = (
     call: NeutralToolCall,
@@ -371,7 +375,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     span?.phase("validate");
     let schema: AgentSchema;
     try {
-      schema = source.getSchema();
+      schema = schemaFor(call.name);
     } catch (error) {
       const detail = `getSchema() threw: ${describe(error)}`;
       return { outcome: err(failed(call, "schema", detail, error)) };
