@@ -337,6 +337,31 @@ export type ToolLoopResult<S, E extends RuntimeEvent, Response, ResultBlock, Mes
   | ToolLoopFailed<S, E, Response, ResultBlock, Message>
   | ToolLoopPaused<S, E, Response, ResultBlock, Message>;
 
+/** The options of either overload of `runToolLoop`, as its implementation reads them. */
+type AnyLoopOptions<
+  S,
+  E extends RuntimeEvent,
+  ToolDefs,
+  Response,
+  ResultBlock,
+  Message,
+  Returned extends Response,
+  Signal extends AbortSignalLike,
+  Event,
+> =
+  | ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>
+  | StreamingToolLoopOptions<
+      S,
+      E,
+      ToolDefs,
+      Response,
+      ResultBlock,
+      Message,
+      Event,
+      Returned,
+      Signal
+    >;
+
 /**
  * Runs the agent loop over a streaming model: each turn's stream is read into `stream`'s
  * accumulator, `onDelta` hears its progress, and each call starts as soon as its arguments are
@@ -418,19 +443,7 @@ export async function runToolLoop<
   Signal extends AbortSignalLike,
   Event,
 >(
-  options:
-    | ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>
-    | StreamingToolLoopOptions<
-        S,
-        E,
-        ToolDefs,
-        Response,
-        ResultBlock,
-        Message,
-        Event,
-        Returned,
-        Signal
-      >,
+  options: AnyLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal, Event>,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
   const from = goingOn<S, E, Message>(options);
   // Made before anything starts: a bridge that cannot observe is a TypeError, with no span left
@@ -457,19 +470,7 @@ async function loop<
   Signal extends AbortSignalLike,
   Event,
 >(
-  options:
-    | ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal>
-    | StreamingToolLoopOptions<
-        S,
-        E,
-        ToolDefs,
-        Response,
-        ResultBlock,
-        Message,
-        Event,
-        Returned,
-        Signal
-      >,
+  options: AnyLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal, Event>,
   from: GoingOn<S, E, Message> | undefined,
   teller: Teller<S, E, Message> | undefined,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
