@@ -2,16 +2,25 @@
  * Architecture rules, by folder: a file is checked by the layer it stands in. Run with
  * `npm run check:arch`. The layers of src/tools, inside out:
  *
- *   core/        pure: the manifest, resolving a call, errors, limits, shared helpers
+ *   core/        pure: the manifest, resolving a call, errors, limits, the ports (tracing, ledger)
  *   validation/  the validator port, its cache, and one adapter per validator library
  *   wire/        pure: what every provider format shares (names, strict mode, arguments, text)
  *   dialects/    pure format translators, one per provider
- *   shell/       the bridge, deadlines and the loop: the one place `execute()` runs
+ *   bridge/      igniteTools and its call pipeline: the one place `execute()` runs; names no
+ *                capability, which each joins the pipeline as a layer from a room of its own:
+ *   approval/      approval and exactly-once (the policy, pending calls, decisions, the ledger)
+ *   live/          live state (observe, until) and the model's wait
+ *   telemetry/     OpenTelemetry-shaped spans of the units the bridge and the loop report
+ *   loop/        the agent loop, streamed turns, pause and resume, change notes
+ *   compat/      the option forms before layers, on Node (chosen by `#compat`)
  *   testing/     the fake dialect and the scripted model
- *   adapters/    framework edges (AI SDK, Agents SDK, LangChain)
+ *   adapters/    framework edges (AI SDK, Agents SDK, LangChain, OpenTelemetry)
  *   sources/     components made from real libraries (XState, Redux)
  *   hosts/       serving a component (MCP server, WebMCP)
  *   ledgers/     durable CallLedgers on the application's own store client (Redis, PostgreSQL)
+ *
+ * Arrows point only down this list (a room may also import its own folder): the rooms of
+ * capabilities import the bridge, never the bridge them, and never one another.
  *
  * Which npm packages a file may import comes from entrypoints.json: an edge imports only the
  * optional peers its own entrypoint declares.
@@ -38,18 +47,32 @@ const pkg = (...names) =>
   `(^|node_modules/)(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})(/|$)`;
 
 /** Who may import which layers (besides its own). */
+const BELOW_ROOMS = ["core", "validation", "wire", "bridge"];
 const ALLOWED = {
   core: ["core", "validation/(port|cache)\\.ts$"],
   validation: ["core", "validation"],
   wire: ["core", "wire"],
   dialects: ["core", "wire", "dialects"],
-  shell: ["core", "validation", "wire", "shell"],
-  testing: ["core", "shell", "testing"],
-  adapters: ["core", "validation", "wire", "dialects", "shell", "adapters"],
+  bridge: ["core", "validation", "wire", "bridge"],
+  approval: [...BELOW_ROOMS, "approval"],
+  live: [...BELOW_ROOMS, "live"],
+  telemetry: ["core", "telemetry"],
+  loop: [...BELOW_ROOMS, "approval", "live", "loop"],
+  compat: [...BELOW_ROOMS, "approval", "live", "telemetry", "loop", "compat"],
+  testing: ["core", "bridge", "loop", "testing"],
+  adapters: [
+    ...BELOW_ROOMS,
+    "dialects",
+    "approval",
+    "live",
+    "telemetry",
+    "compat",
+    "adapters",
+  ],
   sources: ["core", "sources"],
-  hosts: ["core", "validation", "wire", "dialects", "shell", "hosts"],
-  // The ledger port and its entry types are the shell's; the client is the application's.
-  ledgers: ["core", "shell/ledger\\.ts$", "ledgers"],
+  hosts: [...BELOW_ROOMS, "dialects", "approval", "live", "compat", "hosts"],
+  // The ledger port and its entry types are the core's; the client is the application's.
+  ledgers: ["core", "ledgers"],
 };
 
 const layerRules = Object.entries(ALLOWED).map(([name, allowed]) => ({

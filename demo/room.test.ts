@@ -1,4 +1,4 @@
-import { igniteTools } from "ignite-element/tools";
+import { igniteTools, waitTool } from "ignite-element/tools";
 import { anthropic } from "ignite-element/tools/anthropic";
 import { describe, expect, it } from "vitest";
 import { type Clock, createRoom, type RoomEvent } from "./room.js";
@@ -132,7 +132,7 @@ describe("the demo's room", () => {
   });
 
   it("offers the model a wait for each event it declares and each gated command", () => {
-    const tools = igniteTools(createRoom(), anthropic, { wait: { maxMs: 5_000 } });
+    const tools = igniteTools(createRoom(), anthropic, { wait: waitTool({ maxMs: 5_000 }) });
     const wait = tools.toToolDefs().find((tool) => tool.name === "waitFor");
     expect(wait?.input_schema.properties).toMatchObject({
       event: { enum: expect.arrayContaining(["warmedUp", "doorUnlocked"]) },

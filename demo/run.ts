@@ -5,7 +5,9 @@
  */
 import {
   type ApprovalPolicy,
+  approval,
   approveCall,
+  changeNotes,
   denyCall,
   igniteTools,
   type LoopDialect,
@@ -18,6 +20,7 @@ import {
   type ToolLoopStep,
   type ToolLoopStop,
   type ToolTracer,
+  waitTool,
 } from "ignite-element/tools";
 import { type AnthropicMessage, anthropic } from "ignite-element/tools/anthropic";
 import { type OpenAIChatMessage, openai } from "ignite-element/tools/openai";
@@ -132,7 +135,11 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
       const approve: ApprovalPolicy = ({ flags }) => (flags.destructive ? "ask" : "allow");
       const { tracer } = options;
       // The model may wait for the room (at most WAIT_MS), and is told what changed on its own.
-      const tools = igniteTools(room, spec.dialect, { approve, tracer, wait: { maxMs: WAIT_MS } });
+      const tools = igniteTools(room, spec.dialect, {
+        approve: approval(approve),
+        tracer,
+        wait: waitTool({ maxMs: WAIT_MS }),
+      });
 
       const turns: TurnRecord[] = [];
       const label = spec.scripted ? "assistant (scripted)" : "assistant";
@@ -154,7 +161,7 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
         tracer,
         agentName: "room",
         modelName: spec.modelName,
-        tellChanges: true,
+        tellChanges: changeNotes(),
         onStep: (step: ToolLoopStep<RoomState, RoomEvent, Response, ResultBlock>) => {
           const calls = step.answers.map(({ call, route, outcome }): CallRecord => {
             const waited = outcome.ok ? waitedOf(outcome.value) : undefined;

@@ -15,6 +15,7 @@ import {
   type AgentComponent,
   type ApprovalDecision,
   type ApprovalPolicy,
+  approval,
   type CallLedger,
   type FakeMessage,
   type FakeResponse,
@@ -109,7 +110,7 @@ const PAY = `if redis.call("SET", KEYS[1], ARGV[1], "NX") then redis.call("INCR"
 export const approve: ApprovalPolicy = () => "ask";
 
 export const tools = (redis: Redis, runId: string, onExecuted?: () => void) =>
-  igniteTools(shop(redis, runId, onExecuted), fakeDialect, { approve });
+  igniteTools(shop(redis, runId, onExecuted), fakeDialect, { approve: approval(approve) });
 
 /**
  * The scripted model of one run: turn 1 asks to pay and to refund, with the ids Gemini and Ollama

@@ -1,8 +1,58 @@
 /**
  * `ignite-element/tools`: any component that speaks the agent-runtime contract, as tools an LLM
- * can call, for any provider.
+ * can call, for any provider. Each capability is a layer its function brings in (`approval`,
+ * `waitTool`, `observe`, `changeNotes`, …): a bundle carries only what the application imports.
  */
+import * as chosen from "#compat";
+import type { igniteTools as bridge } from "./bridge/ignite-tools.js";
+import type { runToolLoop as loop } from "./loop/loop.js";
+import type { resumeToolLoop as resume } from "./loop/resume.js";
+
+export { type Approval, approval } from "./approval/approval.js";
+export {
+  type ApprovalDecision,
+  ApprovalError,
+  type ApprovalErrorCode,
+  approveCall,
+  denyCall,
+} from "./approval/decisions.js";
+export { type MemoryLedger, type MemoryLedgerOptions, memoryLedger } from "./approval/ledger.js";
+export {
+  type PausedAnswer,
+  type PausedTurn,
+  type PauseOptions,
+  pauseToolCalls,
+  type ResumeCallsOptions,
+  resumeToolCalls,
+  type SettlingBridge,
+} from "./approval/pause.js";
+export type { CallListeners } from "./bridge/context.js";
+export { buildManifest, resolveCall } from "./bridge/defaults.js";
+export type { BridgeParts, Layer, Pipeline } from "./bridge/pipeline.js";
+export type {
+  DialectToolBridge,
+  IgniteToolsOptions,
+  InvokeOptions,
+  LedgerOptions,
+  LoopToolBridge,
+  ToolBridge,
+  ToolCallAnswer,
+} from "./bridge/types.js";
+export type {
+  ApprovalPolicy,
+  ApprovalRequest,
+  ApprovalVerdict,
+  PendingCall,
+} from "./core/approval.js";
 export type { InputLimits } from "./core/input-limits.js";
+export type {
+  Awaitable,
+  CallLedger,
+  LedgerEntry,
+  LedgerLease,
+  RecordedOutcome,
+} from "./core/ledger.js";
+export { readLedgerEntry } from "./core/ledger.js";
 export type { CoreOptions } from "./core/manifest.js";
 export { err, ok, type Result } from "./core/result.js";
 export type { ToolTracer, TraceHandle, TraceUnit } from "./core/tracing.js";
@@ -10,9 +60,6 @@ export type {
   AbortSignalLike,
   AgentComponent,
   AgentSchema,
-  ApprovalPolicy,
-  ApprovalRequest,
-  ApprovalVerdict,
   CommandSchema,
   EffectFlags,
   ExecuteContext,
@@ -39,63 +86,24 @@ export type {
   ValidationIssue,
   WarningSink,
 } from "./core/types.js";
-export {
-  type ApprovalDecision,
-  ApprovalError,
-  type ApprovalErrorCode,
-  approveCall,
-  denyCall,
-  type PendingCall,
-} from "./shell/approval.js";
-export {
-  type DialectToolBridge,
-  type IgniteToolsOptions,
-  type InvokeOptions,
-  igniteTools,
-  type LoopToolBridge,
-  type ToolBridge,
-  type ToolCallAnswer,
-} from "./shell/bridge.js";
-export type { CallListeners } from "./shell/context.js";
-export {
-  type PausedAnswer,
-  type PausedTurn,
-  type PauseOptions,
-  pauseToolCalls,
-  type ResumeCallsOptions,
-  resumeToolCalls,
-  type SettlingBridge,
-} from "./shell/decisions.js";
-export { buildManifest, resolveCall } from "./shell/defaults.js";
-export {
-  type Awaitable,
-  type CallLedger,
-  type LedgerEntry,
-  type LedgerLease,
-  type MemoryLedger,
-  type MemoryLedgerOptions,
-  memoryLedger,
-  type RecordedOutcome,
-  readLedgerEntry,
-} from "./shell/ledger.js";
-export type { UntilOptions } from "./shell/live.js";
-export {
-  type ModelRequest,
-  runToolLoop,
-  type StreamingToolLoopOptions,
-  type ToolLoopEnded,
-  type ToolLoopFailed,
-  type ToolLoopOptions,
-  type ToolLoopPaused,
-  type ToolLoopResult,
-  type ToolLoopStep,
-  type ToolLoopStop,
-  type ToolLoopTranscript,
-} from "./shell/loop.js";
-export type { ToolLoopState } from "./shell/loop-state.js";
-export { type ResumeToolLoopOptions, resumeToolLoop } from "./shell/resume.js";
-export type { TellChanges } from "./shell/tell-changes.js";
-export type { WaitObservation, WaitOptions } from "./shell/wait.js";
+export type { UntilOptions } from "./live/live.js";
+export { observe, until } from "./live/observe.js";
+export { type WaitObservation, type WaitOptions, type WaitTool, waitTool } from "./live/wait.js";
+export type { ToolLoopState } from "./loop/loop-state.js";
+export type { ResumeToolLoopOptions } from "./loop/resume.js";
+export { type ChangeNotes, type ChangeNotesOptions, changeNotes } from "./loop/tell-changes.js";
+export type {
+  ModelRequest,
+  StreamingToolLoopOptions,
+  ToolLoopEnded,
+  ToolLoopFailed,
+  ToolLoopOptions,
+  ToolLoopPaused,
+  ToolLoopResult,
+  ToolLoopStep,
+  ToolLoopStop,
+  ToolLoopTranscript,
+} from "./loop/types.js";
 export {
   type FakeMessage,
   type FakeResponse,
@@ -106,3 +114,16 @@ export {
 export { lastResults, type ScriptedTurn, scriptedModel } from "./testing/scripted-model.js";
 export { type AjvValidatorOptions, ajvValidator } from "./validation/ajv.js";
 export type { InputCheck, InputValidator } from "./validation/port.js";
+
+// The functions chosen by the runtime (package.json `imports`, `#compat`): on Node they also take
+// the option forms before layers (compat/legacy.ts); in browsers and workers, the layers alone.
+
+/**
+ * Bridges a component to tool calls: neutral (`manifest`, `invoke`), in one provider's tool format
+ * with a dialect, or carrying its conversation for `runToolLoop`. See its overloads.
+ */
+export const igniteTools: typeof bridge = chosen.igniteTools;
+/** Runs the agent loop over a bridge until the model stops calling tools. See its overloads. */
+export const runToolLoop: typeof loop = chosen.runToolLoop;
+/** Settles a loop paused for approval with a person's decisions, and continues it. */
+export const resumeToolLoop: typeof resume = chosen.resumeToolLoop;

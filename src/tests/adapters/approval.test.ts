@@ -5,7 +5,7 @@ import { langchainTools } from "ignite-element/tools/langchain";
 import { agentsTools } from "ignite-element/tools/openai-agents";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ApprovalPolicy } from "../../tools/index.js";
+import { type ApprovalPolicy, approval } from "../../tools/index.js";
 import { type RecordingServer, startRecordingServer } from "../clients/recording-server.js";
 import { scriptedModel, toolResultsIn } from "./ai-sdk-model.js";
 import { callsCompletion, textCompletion, toolCall } from "./openai-fixtures.js";
@@ -37,7 +37,7 @@ describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
   it("asks through a tool-approval-request, runs the call once it is approved, and answers a denial itself", async () => {
     const device = thermostat();
     const { asked: policyAsked, approve } = counted();
-    const { tools, prepareStep } = aiSdkTools(device.component, { approve });
+    const { tools, prepareStep } = aiSdkTools(device.component, { approve: approval(approve) });
     const target = Object.keys(tools).find((name) => name.startsWith("target_set_")) ?? "";
     const { model, requests } = scriptedModel([
       [
@@ -90,7 +90,7 @@ describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
 
   it("asks nothing for a call the bridge will refuse anyway", async () => {
     const device = thermostat();
-    const { tools } = aiSdkTools(device.component, { approve: policy });
+    const { tools } = aiSdkTools(device.component, { approve: approval(policy) });
     const target = Object.keys(tools).find((name) => name.startsWith("target_set_")) ?? "";
     const needs = tools[target]?.needsApproval;
     if (typeof needs !== "function") throw new Error("no needsApproval");
@@ -121,7 +121,7 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
   it("interrupts the run for a call the policy asks about, and runs it once the person approves", async () => {
     const device = thermostat();
     const { asked: policyAsked, approve } = counted();
-    const tools = agentsTools(device.component, { approve });
+    const tools = agentsTools(device.component, { approve: approval(approve) });
     const target = tools.find((tool) => tool.name.startsWith("target_set_"))?.name ?? "";
     server.reply(
       callsCompletion(toolCall("call_1", target, '{"value":22}'), toolCall("call_2", "ping", "{}")),
@@ -146,7 +146,7 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
 
   it("answers Denied when the person rejects, and runs nothing", async () => {
     const device = thermostat();
-    const tools = agentsTools(device.component, { approve: policy });
+    const tools = agentsTools(device.component, { approve: approval(policy) });
     const target = tools.find((tool) => tool.name.startsWith("target_set_"))?.name ?? "";
     server.reply(
       callsCompletion(toolCall("call_1", target, '{"value":22}')),
@@ -168,7 +168,7 @@ describe("langchainTools with an approval policy", () => {
   it("has no approval mechanism to map to, so a call the policy asks about is answered Denied", async () => {
     const device = thermostat();
     const { asked: policyAsked, approve } = counted();
-    const tools = langchainTools(device.component, { approve });
+    const tools = langchainTools(device.component, { approve: approval(approve) });
     const target = tools.find((tool) => tool.name.startsWith("target_set_"));
     const answer = await target?.invoke({
       type: "tool_call",

@@ -20,6 +20,7 @@ import { ollama } from "../../tools/dialects/ollama.js";
 import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
 import {
   type AgentComponent,
+  approval,
   fakeDialect,
   igniteTools,
   runToolLoop,
@@ -149,7 +150,9 @@ describe("otelTracer with igniteTools", () => {
   it("ends a call the policy holds for a person as held, not as an error, and a denied one as Denied", async () => {
     const tools = igniteTools(new Counter(), fakeDialect, {
       tracer: tracer(),
-      approve: ({ route }) => (route.command === "increment" ? "ask" : { deny: "not today" }),
+      approve: approval(({ route }) =>
+        route.command === "increment" ? "ask" : { deny: "not today" },
+      ),
     });
     await tools.answerToolCalls({
       toolCalls: [
@@ -187,12 +190,12 @@ describe("otelTracer with igniteTools", () => {
     }
   });
 
-  it("refuses a tracer that is neither an OpenTelemetry Tracer nor a ToolTracer, saying what it lacks", () => {
+  it("refuses a tracer that is not a ToolTracer, saying what it lacks", () => {
     const notATracer = { startActiveSpan: () => undefined };
     // @ts-expect-error no startSpan and no start
     expect(() => igniteTools(new Counter(), fakeDialect, { tracer: notATracer })).toThrow(
       new TypeError(
-        "igniteTools: tracer is neither an OpenTelemetry Tracer (no startSpan method) nor a ToolTracer (no start method)",
+        "igniteTools: tracer is not a ToolTracer (no start method)",
       ),
     );
   });
@@ -386,7 +389,10 @@ describe("otelTracer with runToolLoop", () => {
   });
 });
 
-describe("an OpenTelemetry Tracer passed as it is", () => {
+// The form before layers, still taken on Node (compat/legacy.ts): its types no longer admit it.
+const asItIs = (tracer: Tracer) => tracer as unknown as ToolTracer;
+
+describe("on Node, an OpenTelemetry Tracer passed as it is (the form before otelTracer)", () => {
   // What one run records, span by span: name, kind, parent's name, attributes, status, events.
   const recorded = () => {
     const byId = new Map(spans().map((span) => [idOf(span), span.name]));
@@ -401,7 +407,7 @@ describe("an OpenTelemetry Tracer passed as it is", () => {
       }))
       .sort((a, b) => a.name.localeCompare(b.name));
   };
-  const run = async (tracer: ToolTracer | Tracer) => {
+  const run = async (tracer: ToolTracer) => {
     const { model } = scriptedModel([
       [
         { id: "1", name: "increment", input: { by: 2 } },
@@ -422,7 +428,7 @@ describe("an OpenTelemetry Tracer passed as it is", () => {
   };
 
   it("makes the spans otelTracer makes, each call's under its turn, with igniteTools and runToolLoop", async () => {
-    const raw = await run(provider.getTracer("ignite-test"));
+    const raw = await run(asItIs(provider.getTracer("ignite-test")));
     expect(raw).toEqual(await run(tracer()));
     expect(raw.map(({ name, parent }) => [name, parent])).toEqual([
       ["chat scripted-1", "turn 1"],
@@ -442,7 +448,9 @@ describe("an OpenTelemetry Tracer passed as it is", () => {
 
   it("goes under the span the application has active when a unit has no parent", async () => {
     const outer = provider.getTracer("app").startSpan("handle request");
-    const tools = igniteTools(new Counter(), fakeDialect, { tracer: provider.getTracer("raw") });
+    const tools = igniteTools(new Counter(), fakeDialect, {
+      tracer: asItIs(provider.getTracer("raw")),
+    });
     context.setGlobalContextManager(stackContextManager());
     try {
       await context.with(trace.setSpan(context.active(), outer), () =>

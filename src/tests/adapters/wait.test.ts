@@ -7,7 +7,7 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled } from "@openai/agents";
-import { ok } from "ignite-element/tools";
+import { approval, ok, waitTool } from "ignite-element/tools";
 import { type AiSdkToolOutput, aiSdkTools } from "ignite-element/tools/ai-sdk";
 import { langchainTools } from "ignite-element/tools/langchain";
 import { openai } from "ignite-element/tools/openai";
@@ -23,7 +23,7 @@ import { oven } from "../shell/oven.js";
 import { offered, run as runAiSdk, scriptedModel, toolResultsIn } from "./ai-sdk-model.js";
 import { callsCompletion, textCompletion, toolCall } from "./openai-fixtures.js";
 
-const WAIT = { wait: { maxMs: 30_000 } };
+const WAIT = { wait: waitTool({ maxMs: 30_000 }) };
 
 /** What the wait answers once the oven reports it is preheated, the model's text of it. */
 function preheatedText(temperature = 20): string {
@@ -111,7 +111,10 @@ describe("aiSdkTools with wait, run by AI SDK 6's generateText", () => {
 
   it("is never held for approval: a wait acts on nothing, whatever the policy says", async () => {
     const { component } = oven();
-    const { tools, prepareStep } = aiSdkTools(component, { ...WAIT, approve: () => "ask" });
+    const { tools, prepareStep } = aiSdkTools(component, {
+      ...WAIT,
+      approve: approval(() => "ask"),
+    });
     const { model } = scriptedModel([
       [
         { toolName: "waitFor", input: '{"seconds":0}' },

@@ -5,7 +5,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
-import { igniteTools, runToolLoop } from "../../tools/index.js";
+import { changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
 import { type RecordingServer, startRecordingServer } from "./recording-server.js";
@@ -203,7 +203,7 @@ describe("anthropic with the real @anthropic-ai/sdk client", () => {
         );
       },
       messages: [{ role: "user", content: "Bake bread." }],
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.stop).toBe("done");

@@ -2,7 +2,7 @@ import { type Content, GenerateContentResponse, GoogleGenAI, type Tool } from "@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GeminiContent, gemini } from "../../tools/dialects/gemini.js";
-import { type AgentComponent, igniteTools, runToolLoop } from "../../tools/index.js";
+import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
 import {
@@ -161,7 +161,7 @@ describe("gemini against @google/genai 2.32.0 over HTTP", () => {
         });
       },
       messages: [{ role: "user", parts: [{ text: "Bake bread." }] }],
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.stop).toBe("done");

@@ -1,7 +1,7 @@
 import { type ChatResponse, type Message, Ollama } from "ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ollama } from "../../tools/dialects/ollama.js";
-import { type AgentComponent, igniteTools, runToolLoop } from "../../tools/index.js";
+import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
 import {
@@ -170,7 +170,7 @@ describe("the ollama SDK against a local /api/chat", () => {
         return client.chat({ model: "llama3.2", stream: false, messages, tools });
       },
       messages: [{ role: "user", content: "Bake bread." }],
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.stop).toBe("done");

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type OpenAIResponsesItem, openai, openaiResponses } from "../../tools/dialects/openai.js";
-import { type AgentComponent, igniteTools, runToolLoop } from "../../tools/index.js";
+import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
 import {
@@ -221,7 +221,7 @@ describe("openai against the real OpenAI SDK (Chat Completions)", () => {
         return client.chat.completions.create({ model: "gpt-4o", tools, messages }, { signal });
       },
       messages: [{ role: "user", content: "Bake bread." }],
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.stop).toBe("done");
@@ -401,7 +401,7 @@ describe("openaiResponses against the real OpenAI SDK (Responses API)", () => {
         );
       },
       messages: [{ role: "user", content: "Bake bread." }],
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.stop).toBe("done");

@@ -15,11 +15,11 @@ import { gemini } from "../../tools/dialects/gemini.js";
 import { mcp } from "../../tools/dialects/mcp.js";
 import { ollama } from "../../tools/dialects/ollama.js";
 import { openai, openaiResponses } from "../../tools/dialects/openai.js";
-import { igniteTools, type JsonSchema, type ToolWarning } from "../../tools/index.js";
+import { igniteTools, type JsonSchema, type ToolWarning, waitTool } from "../../tools/index.js";
 import { everyDialect, offeredNames } from "../shell/every-dialect.js";
 import { oven } from "../shell/oven.js";
 
-const WAIT = { wait: { maxMs: 30_000 } };
+const WAIT = { wait: waitTool({ maxMs: 30_000 }) };
 
 const DESCRIPTION =
   "Wait, without acting, until something happens: the event you name, or the command you name becoming available, whichever comes first; name neither to wait for any change. Answers with what happened, the state now and the tools available now, or says that nothing happened in time. Your other tool calls still run while it waits.";

@@ -9,7 +9,7 @@ import {
   type ElicitResult,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { AgentComponent, JsonSchema } from "ignite-element/tools";
+import { type AgentComponent, approval, type JsonSchema } from "ignite-element/tools";
 import { type ServeMcpOptions, serveMcp } from "ignite-element/tools/mcp-server";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -504,7 +504,7 @@ describe("serveMcp: cancellation", () => {
 
 describe("serveMcp: a call the approval policy asks about", () => {
   const askBeforeEmptying: ServeMcpOptions<Vault> = {
-    approve: ({ flags }) => (flags.destructive ? "ask" : "allow"),
+    approve: approval(({ flags }) => (flags.destructive ? "ask" : "allow")),
   };
   /** The vault, with every command it executes recorded. */
   function countedVault() {
@@ -546,7 +546,7 @@ describe("serveMcp: a call the approval policy asks about", () => {
     const asked: string[] = [];
     const { call } = await served(
       component,
-      { approve: ({ route }) => (route.command === "store" ? "ask" : "allow") },
+      { approve: approval(({ route }) => (route.command === "store" ? "ask" : "allow")) },
       {
         answer: (request) => {
           asked.push(request.params.message);

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { AgentComponent } from "ignite-element/tools";
+import { type AgentComponent, waitTool } from "ignite-element/tools";
 import { serveMcpHttp } from "ignite-element/tools/mcp-http";
 import { type ServeMcpOptions, serveMcp } from "ignite-element/tools/mcp-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -55,7 +55,7 @@ const transports: Transport[] = [
   },
 ];
 
-const WAIT: Options = { wait: { maxMs: 30_000 } };
+const WAIT: Options = { wait: waitTool({ maxMs: 30_000 }) };
 
 /** What the wait answers once the oven reports it is preheated. */
 const preheated = (temperature = 20) => ({

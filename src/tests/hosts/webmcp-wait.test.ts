@@ -3,6 +3,7 @@
  * 156's (webmcp-model-context.ts): the call's `client.signal` — which the WebMCP draft's later
  * `ModelContextClient` has, and Chromium passes to `execute` — cancels a wait.
  */
+import { waitTool } from "ignite-element/tools";
 import { provideWebMcp } from "ignite-element/tools/webmcp";
 import { describe, expect, it, vi } from "vitest";
 import { oven } from "../shell/oven.js";
@@ -12,7 +13,7 @@ describe("provideWebMcp with wait", () => {
   it("ends a wait when the agent's call signal aborts, answered as a cancelled call, and releases the component", async () => {
     const { component, world } = oven();
     const modelContext = new FakeModelContext();
-    provideWebMcp(component, { modelContext, wait: { maxMs: 30_000 } });
+    provideWebMcp(component, { modelContext, wait: waitTool({ maxMs: 30_000 }) });
     const idle = world.held();
     const controller = new AbortController();
 
@@ -35,7 +36,7 @@ describe("provideWebMcp with wait", () => {
 
   it("offers the wait tool with the annotations of a tool that only reads", () => {
     const modelContext = new FakeModelContext();
-    provideWebMcp(oven().component, { modelContext, wait: { maxMs: 30_000 } });
+    provideWebMcp(oven().component, { modelContext, wait: waitTool({ maxMs: 30_000 }) });
 
     expect(modelContext.tools().find((tool) => tool.name === "waitFor")).toMatchObject({
       title: "Wait",

@@ -1,4 +1,9 @@
-import type { AgentComponent, AgentSchema, PendingCall } from "ignite-element/tools";
+import {
+  type AgentComponent,
+  type AgentSchema,
+  approval,
+  type PendingCall,
+} from "ignite-element/tools";
 import {
   type ModelContextLike,
   type ProvideWebMcpOptions,
@@ -342,8 +347,9 @@ describe("what a WebMCP tool carries of the execute context", () => {
 
 describe("a call the approval policy asks about", () => {
   const askToClear = {
-    approve: ({ flags }: { flags: { destructive?: boolean } }) =>
+    approve: approval(({ flags }: { flags: { destructive?: boolean } }) =>
       flags.destructive ? ("ask" as const) : ("allow" as const),
+    ),
   };
 
   it("runs once the visitor confirms, and confirm is shown the command and its exact input", async () => {
@@ -352,7 +358,7 @@ describe("a call the approval policy asks about", () => {
     const shown: PendingCall[] = [];
     provideWebMcp(room.component, {
       modelContext: context,
-      approve: ({ route }) => (route.command === "setTarget" ? "ask" : "allow"),
+      approve: approval(({ route }) => (route.command === "setTarget" ? "ask" : "allow")),
       confirm: (call) => {
         shown.push(call);
         return true;

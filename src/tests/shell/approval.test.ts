@@ -7,6 +7,7 @@ import {
   ApprovalError,
   type ApprovalPolicy,
   type ApprovalRequest,
+  approval,
   approveCall,
   denyCall,
   type FakeMessage,
@@ -87,10 +88,10 @@ describe("the approval policy", () => {
     const { component } = vault();
     const seen: ApprovalRequest[] = [];
     const tools = igniteTools(component, undefined, {
-      approve: (request) => {
+      approve: approval((request) => {
         seen.push(request);
         return "allow";
-      },
+      }),
     });
     await tools.invoke({ id: "c1", name: "wipe", input: {} });
     expect(seen).toEqual([
@@ -106,7 +107,7 @@ describe("the approval policy", () => {
   it("runs a call it allows, and answers Denied without running a call it denies", async () => {
     const { component, ran } = vault();
     const tools = igniteTools(component, undefined, {
-      approve: ({ route }) => (route.command === "read" ? "allow" : "deny"),
+      approve: approval(({ route }) => (route.command === "read" ? "allow" : "deny")),
     });
     expect((await tools.invoke({ name: "read", input: {} })).ok).toBe(true);
     const refused = await tools.invoke({ name: "deposit", input: { amount: 5 } });
@@ -121,7 +122,7 @@ describe("the approval policy", () => {
 
   it("gives the model the reason of a { deny } verdict", async () => {
     const tools = igniteTools(vault().component, fakeDialect, {
-      approve: () => ({ deny: "deposits are closed until Monday" }),
+      approve: approval(() => ({ deny: "deposits are closed until Monday" })),
     });
     const [block] = await tools.handleToolCalls(
       turn({ id: "1", name: "deposit", input: { amount: 1 } }),
@@ -148,7 +149,7 @@ describe("the approval policy", () => {
     ["answers something that is not a verdict", () => "yes" as never],
   ])("denies when the policy %s (fails closed)", async (_how, approve: ApprovalPolicy) => {
     const { component, ran } = vault();
-    const result = await igniteTools(component, undefined, { approve }).invoke({
+    const result = await igniteTools(component, undefined, { approve: approval(approve) }).invoke({
       name: "read",
       input: {},
     });
@@ -161,10 +162,10 @@ describe("the approval policy", () => {
     const { component } = vault();
     const asked: string[] = [];
     const tools = igniteTools(component, undefined, {
-      approve: ({ route }) => {
+      approve: approval(({ route }) => {
         asked.push(route.command);
         return "allow";
-      },
+      }),
     });
     expect(errorOf(await tools.invoke({ name: "deposit", input: { amount: 0 } }))?.kind).toBe(
       "InvalidInput",
@@ -179,7 +180,7 @@ describe("the approval policy", () => {
 
   it("answers an asked call Denied through invoke and handleToolCalls, which cannot wait", async () => {
     const { component, ran } = vault();
-    const tools = igniteTools(component, fakeDialect, { approve: askDestructive });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(askDestructive) });
     const result = await tools.invoke({ name: "wipe", input: {} });
     expect(errorOf(result)?.message).toBe(
       `Command "wipe" was denied: it needs a person's approval, which was not given. It did not run; do not call it again with the same input.`,
@@ -190,9 +191,9 @@ describe("the approval policy", () => {
   });
 
   it("is a TypeError at construction when it is not a function", () => {
-    expect(() => igniteTools(vault().component, undefined, { approve: "ask" as never })).toThrow(
-      "approve is not a function",
-    );
+    expect(() =>
+      igniteTools(vault().component, undefined, { approve: approval("ask" as never) }),
+    ).toThrow("approval(policy): the policy is not a function");
   });
 });
 
@@ -216,7 +217,7 @@ describe("the canonical JSON a call is hashed over", () => {
 /** A turn with a read, a wipe the policy asks about, and a deposit, paused as JSON. */
 async function pausedTurn() {
   const made = vault();
-  const tools = igniteTools(made.component, fakeDialect, { approve: askDestructive });
+  const tools = igniteTools(made.component, fakeDialect, { approve: approval(askDestructive) });
   const answers = await tools.answerToolCalls(
     turn(
       { id: "r", name: "read", input: {} },
@@ -239,6 +240,7 @@ describe("pausing and resuming a turn with answerToolCalls", () => {
         command: "wipe",
         input: { keep: 3 },
         flags: { destructive: true },
+        description: "Empty the vault.",
         digest: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     ]);
@@ -311,7 +313,7 @@ describe("pausing and resuming a turn with answerToolCalls", () => {
 
   it("refuses a turn resumed again with other decisions, and never runs an approved call without an id twice", async () => {
     const { component, ran } = vault();
-    const tools = igniteTools(component, fakeDialect, { approve: askDestructive });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(askDestructive) });
     const paused = pauseToolCalls(await tools.answerToolCalls(turn({ name: "wipe", input: {} })));
     await resumeToolCalls(
       tools,
@@ -342,7 +344,7 @@ describe("pausing and resuming a turn with answerToolCalls", () => {
 
 async function pausedTurnFor(input: unknown) {
   const made = vault();
-  const tools = igniteTools(made.component, fakeDialect, { approve: askDestructive });
+  const tools = igniteTools(made.component, fakeDialect, { approve: approval(askDestructive) });
   const answers = await tools.answerToolCalls(turn({ id: "w", name: "wipe", input }));
   return { tools, paused: pauseToolCalls(answers) };
 }
@@ -487,7 +489,7 @@ describe("runToolLoop and resumeToolLoop", () => {
   it("stops with approval, resumes from the stored state in a new bridge, and goes on to done", async () => {
     const first = vault();
     const paused = await runToolLoop({
-      tools: igniteTools(first.component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(first.component, fakeDialect, { approve: approval(askDestructive) }),
       model: wipingModel,
       messages: [{ role: "user", content: "Empty it." }],
     });
@@ -501,7 +503,7 @@ describe("runToolLoop and resumeToolLoop", () => {
     const { state, pending } = JSON.parse(stored);
     const requests: ModelRequest<unknown, FakeMessage>[] = [];
     const resumed = await resumeToolLoop({
-      tools: igniteTools(first.component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(first.component, fakeDialect, { approve: approval(askDestructive) }),
       model: (request) => {
         requests.push(request);
         return wipingModel(request);
@@ -523,14 +525,14 @@ describe("runToolLoop and resumeToolLoop", () => {
   it("counts the paused turn against maxTurns", async () => {
     const { component } = vault();
     const paused = await runToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askDestructive) }),
       model: wipingModel,
       messages: [],
       maxTurns: 1,
     });
     if (paused.stop !== "approval") throw new Error("not paused");
     const resumed = await resumeToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askDestructive) }),
       model: wipingModel,
       state: paused.state,
       decisions: paused.pending.map((call) => approveCall(call)),
@@ -542,7 +544,7 @@ describe("runToolLoop and resumeToolLoop", () => {
   it("refuses an old state resumed again in the same process, with no ledger anywhere", async () => {
     const { component, ran } = vault();
     const paused = await runToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askDestructive) }),
       model: wipingModel,
       messages: [],
     });
@@ -559,11 +561,11 @@ describe("runToolLoop and resumeToolLoop", () => {
       decisions,
     };
     const first = await resumeToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askDestructive) }),
       ...options,
     });
     const again = resumeToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askDestructive) }),
       ...options,
     });
     await expect(again).rejects.toMatchObject({ code: "already-resumed" });
@@ -575,7 +577,7 @@ describe("runToolLoop and resumeToolLoop", () => {
   it("ends the resumed run's spans with what onStep threw, and lets the throw reach the application", async () => {
     const { component } = vault();
     const paused = await runToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askDestructive) }),
       model: wipingModel,
       messages: [],
     });
@@ -587,7 +589,7 @@ describe("runToolLoop and resumeToolLoop", () => {
     const bug = new RangeError("onStep broke");
 
     const resuming = resumeToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askDestructive }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askDestructive) }),
       model: wipingModel,
       state: paused.state,
       decisions: paused.pending.map((call) => approveCall(call)),
@@ -608,7 +610,7 @@ describe("runToolLoop and resumeToolLoop", () => {
 describe("approval over mcp", () => {
   it("answers a denied call as an error result the host shows the model", async () => {
     const tools = igniteTools(vault().component, mcp, {
-      approve: () => ({ deny: "read-only day" }),
+      approve: approval(() => ({ deny: "read-only day" })),
     });
     const [result] = await tools.handleToolCalls({ name: "read", arguments: {} });
     expect(result).toMatchObject({ isError: true });
@@ -635,14 +637,14 @@ describe.each(providers)("approval over $name", (provider) => {
     };
     const start = provider.dialect.appendTurn([], provider.respond([], "Empty it.") as never, []);
     const paused = await runToolLoop({
-      tools: igniteTools(component, provider.dialect, { approve: askDestructive }),
+      tools: igniteTools(component, provider.dialect, { approve: approval(askDestructive) }),
       model,
       messages: start,
     });
     expect(paused.stop).toBe("approval");
     const { state, pending } = JSON.parse(JSON.stringify(paused));
     const resumed = await resumeToolLoop({
-      tools: igniteTools(component, provider.dialect, { approve: askDestructive }),
+      tools: igniteTools(component, provider.dialect, { approve: approval(askDestructive) }),
       model,
       state,
       decisions: pending.map((call: never) => denyCall(call, "not today")),

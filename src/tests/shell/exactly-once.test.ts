@@ -1,10 +1,13 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { callDigest } from "../../tools/approval/decisions.js";
+import { DEFAULT_LEDGER_ENTRIES, defaultLedger } from "../../tools/approval/ledger.js";
 import {
   type AgentComponent,
   type ApprovalDecision,
   ApprovalError,
   type ApprovalPolicy,
+  approval,
   approveCall,
   type CallLedger,
   denyCall,
@@ -21,8 +24,6 @@ import {
   runToolLoop,
   type ToolError,
 } from "../../tools/index.js";
-import { callDigest } from "../../tools/shell/approval.js";
-import { DEFAULT_LEDGER_ENTRIES, defaultLedger } from "../../tools/shell/ledger.js";
 
 /** An account: `balance` reads, `pay` moves money and is asked about. Counts every execute. */
 function account() {
@@ -74,7 +75,9 @@ async function pausedRun(options: { ledger?: CallLedger; approve?: ApprovalPolic
   const made = account();
   const { model, asked } = payingModel();
   const paused = await runToolLoop({
-    tools: igniteTools(made.component, fakeDialect, { approve: options.approve ?? askPay }),
+    tools: igniteTools(made.component, fakeDialect, {
+      approve: approval(options.approve ?? askPay),
+    }),
     model,
     messages: [],
     ...(options.ledger ? { ledger: options.ledger } : {}),
@@ -100,7 +103,7 @@ describe("a paused state resumed twice in one process, with no ledger anywhere",
         fc.array(fc.nat(3), { minLength: 5, maxLength: 5 }),
         async (verdicts, delays) => {
           const { component, paid, model, asked, stored } = await pausedRun();
-          const tools = igniteTools(component, fakeDialect, { approve: askPay });
+          const tools = igniteTools(component, fakeDialect, { approve: approval(askPay) });
           // Each duplicate starts after its own number of ticks: concurrent, in any order.
           const resumes = verdicts.map(async (verdict, index) => {
             for (let tick = 0; tick < (delays[index] ?? 0); tick++) await Promise.resolve();
@@ -131,7 +134,7 @@ describe("a paused state resumed twice in one process, with no ledger anywhere",
     const { component, paid, model, asked, stored } = await pausedRun();
     const resume = () =>
       resumeToolLoop({
-        tools: igniteTools(component, fakeDialect, { approve: askPay }),
+        tools: igniteTools(component, fakeDialect, { approve: approval(askPay) }),
         model,
         state: stored.state,
         decisions: stored.pending.map(approveCall),
@@ -149,7 +152,7 @@ describe("a paused state resumed twice in one process, with no ledger anywhere",
 
   it("checks the decisions before the claim: refused decisions leave the state resumable", async () => {
     const { component, paid, model, stored } = await pausedRun();
-    const tools = igniteTools(component, fakeDialect, { approve: askPay });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(askPay) });
     const late = resumeToolLoop({
       tools,
       model,
@@ -199,7 +202,7 @@ describe("the process's own ledger", () => {
   it("records the claim of a resume, and not the calls: a run's outcomes are not kept", async () => {
     const { component, model, stored } = await pausedRun();
     await resumeToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askPay }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askPay) }),
       model,
       state: stored.state,
       decisions: stored.pending.map(approveCall),
@@ -227,7 +230,7 @@ describe("keys scoped to the run", () => {
     expect(one.state.runId).not.toBe(two.state.runId);
     for (const run of [one, two]) {
       await resumeToolLoop({
-        tools: igniteTools(run.component, fakeDialect, { approve: askPay }),
+        tools: igniteTools(run.component, fakeDialect, { approve: approval(askPay) }),
         model: run.model,
         state: run.stored.state,
         decisions: run.stored.pending.map(approveCall),
@@ -248,7 +251,7 @@ describe("keys scoped to the run", () => {
     const { component } = account();
     const { model } = payingModel();
     const paused = await runToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askPay }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askPay) }),
       model,
       messages: [],
       runId: "conversation-42",
@@ -260,7 +263,7 @@ describe("keys scoped to the run", () => {
 
   it("gives an own loop's paused turns scopes of their own, so two turns with call_0 never meet", async () => {
     const { component, paid } = account();
-    const tools = igniteTools(component, fakeDialect, { approve: askPay });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(askPay) });
     const ledger = memoryLedger();
     const response = { toolCalls: [{ id: "call_0", name: "pay", input: { amount: 1 } }] };
     for (let turn = 0; turn < 2; turn++) {
@@ -372,7 +375,7 @@ describe("a ledger that fails", () => {
   it("refuses a resume whose claim cannot be recorded (ledger-failed), before anything runs", async () => {
     const { component, paid, model, asked, stored } = await pausedRun();
     const resuming = resumeToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: askPay }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(askPay) }),
       model,
       state: stored.state,
       decisions: stored.pending.map(approveCall),
@@ -401,7 +404,7 @@ describe("leases", () => {
     await ledger.begin(payKey, { holder: "dead", until: time + 30_000 });
     const resume = () =>
       resumeToolLoop({
-        tools: igniteTools(component, fakeDialect, { approve: askPay }),
+        tools: igniteTools(component, fakeDialect, { approve: approval(askPay) }),
         model,
         state: stored.state,
         decisions: stored.pending.map(approveCall),
@@ -520,7 +523,7 @@ describe("leases", () => {
         return { state: runs.length, events: [] };
       },
     };
-    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
     const ledger = memoryLedger();
     const response = {
       toolCalls: [
@@ -608,7 +611,7 @@ describe("the approval policy is asked once per call", () => {
     const { asked, policy } = counting();
     const { component, model, stored } = await pausedRun({ approve: policy });
     await resumeToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: policy }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(policy) }),
       model,
       state: stored.state,
       decisions: stored.pending.map(approveCall),
@@ -619,7 +622,7 @@ describe("the approval policy is asked once per call", () => {
   it("across answerToolCalls and resumeToolCalls, with a ledger", async () => {
     const { asked, policy } = counting();
     const { component, paid } = account();
-    const tools = igniteTools(component, fakeDialect, { approve: policy });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(policy) });
     const ledger = memoryLedger();
     const answers = await tools.answerToolCalls(
       { toolCalls: [{ id: "p1", name: "pay", input: { amount: 2 } }] },

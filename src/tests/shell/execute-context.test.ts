@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   type AgentComponent,
+  approval,
   approveCall,
   type ExecuteContext,
   fakeDialect,
@@ -269,7 +270,7 @@ describe("the execute context in runToolLoop", () => {
 describe("the execute context in resumeToolLoop", () => {
   it("hands onProgress and onLog the approved call's reports and those of the turns after it", async () => {
     const { component } = downloader(1);
-    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
     const { model } = scriptedModel([
       [{ id: "held", name: "download", input: {} }],
       [{ id: "later", name: "download", input: {} }],
@@ -279,7 +280,7 @@ describe("the execute context in resumeToolLoop", () => {
 
     const heard: string[] = [];
     const resumed = await resumeToolLoop({
-      tools: igniteTools(component, fakeDialect, { approve: () => "allow" }),
+      tools: igniteTools(component, fakeDialect, { approve: approval(() => "allow") }),
       model,
       state: paused.state,
       decisions: paused.pending.map((call) => approveCall(call)),

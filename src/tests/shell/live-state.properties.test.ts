@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type AgentComponent, igniteTools } from "../../tools/index.js";
+import { type AgentComponent, igniteTools, observe, waitTool } from "../../tools/index.js";
 import { oven } from "./oven.js";
 
 interface Counter {
@@ -102,7 +102,7 @@ describe("live state, whatever the interleaving", () => {
         const { component, log, bump, ping, repeat, held } = store();
         const tools = igniteTools(component);
         const whole: string[] = [];
-        const stopWhole = tools.observe(({ event, snapshot }) => {
+        const stopWhole = observe(tools, ({ event, snapshot }) => {
           whole.push(`${event ? "ping" : "state"} ${snapshot.n}`);
         });
         // Listeners that join and leave along the way: each hears exactly the changes between.
@@ -114,7 +114,7 @@ describe("live state, whatever the interleaving", () => {
           else if (step.kind === "repeat") repeat();
           else if (step.kind === "join") {
             const heard: string[] = [];
-            const stop = tools.observe(({ event, snapshot }) => {
+            const stop = observe(tools, ({ event, snapshot }) => {
               heard.push(`${event ? "ping" : "state"} ${snapshot.n}`);
             });
             joined.push({ from: log.length, heard, stop });
@@ -162,7 +162,9 @@ describe("the wait tool, whatever the timing", () => {
         async (maxSeconds, asked, eventAt) => {
           vi.useFakeTimers();
           const { component, world } = oven();
-          const tools = igniteTools(component, undefined, { wait: { maxMs: maxSeconds * 1000 } });
+          const tools = igniteTools(component, undefined, {
+            wait: waitTool({ maxMs: maxSeconds * 1000 }),
+          });
           const seconds = asked === undefined ? undefined : Math.min(asked, maxSeconds);
           const bound = (seconds ?? maxSeconds) * 1000;
           let answeredAt: number | undefined;

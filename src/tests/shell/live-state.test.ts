@@ -6,7 +6,10 @@ import {
   fakeDialect,
   igniteTools,
   type LiveChange,
+  observe,
   type ToolWarning,
+  until,
+  waitTool,
 } from "../../tools/index.js";
 import { type OvenEvent, type OvenState, oven } from "./oven.js";
 
@@ -17,7 +20,7 @@ describe("observe", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
     const heard: Change[] = [];
-    tools.observe((change) => heard.push(change));
+    observe(tools, (change) => heard.push(change));
 
     world.openDoor();
 
@@ -33,7 +36,7 @@ describe("observe", () => {
     const { component } = oven();
     const tools = igniteTools(component);
     const heard: Change[] = [];
-    tools.observe((change) => heard.push(change));
+    observe(tools, (change) => heard.push(change));
 
     const call = { id: "call_1", name: "preheat", input: { target: 180 } };
     await tools.invoke(call);
@@ -47,7 +50,7 @@ describe("observe", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
     const heard: Change[] = [];
-    tools.observe((change) => heard.push(change));
+    observe(tools, (change) => heard.push(change));
 
     world.notify();
     world.notify();
@@ -62,12 +65,12 @@ describe("observe", () => {
     const tools = igniteTools(component);
     const first: string[] = [];
     const second: string[] = [];
-    tools.observe((change) => {
+    observe(tools, (change) => {
       first.push(change.event?.type ?? "state");
       // Reacting to a change with another: everyone hears the first before the second.
       if (change.event?.type === "doorOpened") world.closeDoor();
     });
-    tools.observe((change) => second.push(change.event?.type ?? "state"));
+    observe(tools, (change) => second.push(change.event?.type ?? "state"));
 
     world.openDoor();
 
@@ -80,10 +83,10 @@ describe("observe", () => {
     const warnings: ToolWarning[] = [];
     const tools = igniteTools(component, undefined, { onWarning: (w) => warnings.push(w) });
     const heard: string[] = [];
-    tools.observe(() => {
+    observe(tools, () => {
       throw new Error("listener bug");
     });
-    tools.observe((change) => heard.push(change.event?.type ?? "state"));
+    observe(tools, (change) => heard.push(change.event?.type ?? "state"));
 
     expect(() => world.openDoor()).not.toThrow();
 
@@ -101,8 +104,8 @@ describe("observe", () => {
     const tools = igniteTools(component);
     expect(world.held()).toBe(0);
 
-    const stopOne = tools.observe(() => undefined);
-    const stopTwo = tools.observe(() => undefined);
+    const stopOne = observe(tools, () => undefined);
+    const stopTwo = observe(tools, () => undefined);
     expect(world.held()).toBe(2); // one subscribe and one onEvent, shared by both listeners
     stopOne();
     stopOne(); // a second stop does nothing
@@ -115,7 +118,7 @@ describe("observe", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
 
-    expect(() => tools.observe("log" as never)).toThrow(
+    expect(() => observe(tools, "log" as never)).toThrow(
       new TypeError("observe(listener): the listener is not a function"),
     );
     expect(world.held()).toBe(0);
@@ -130,7 +133,7 @@ describe("observe", () => {
       },
     });
 
-    expect(() => tools.observe(() => undefined)).toThrow("no events here");
+    expect(() => observe(tools, () => undefined)).toThrow("no events here");
     expect(world.held()).toBe(0);
   });
 
@@ -141,7 +144,7 @@ describe("observe", () => {
       subscribe: () => () => undefined,
     });
 
-    expect(() => tools.observe(() => undefined)).toThrow(
+    expect(() => observe(tools, () => undefined)).toThrow(
       new TypeError(
         "observe needs a component with subscribe() and getSnapshot(): it cannot see the state without them",
       ),
@@ -164,7 +167,7 @@ describe("observe", () => {
       { onWarning: (w) => warnings.push(w) },
     );
     const heard: string[] = [];
-    tools.observe(({ event, snapshot }) => heard.push(`${event?.type} ${snapshot.door}`));
+    observe(tools, ({ event, snapshot }) => heard.push(`${event?.type} ${snapshot.door}`));
 
     broken = true;
     world.openDoor();
@@ -181,7 +184,7 @@ describe("until", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
 
-    const change = await tools.until(({ snapshot }) => snapshot.door === "closed");
+    const change = await until(tools, ({ snapshot }) => snapshot.door === "closed");
 
     expect(change).toEqual({ snapshot: { temperature: 20, preheated: false, door: "closed" } });
     expect(world.held()).toBe(0);
@@ -191,7 +194,7 @@ describe("until", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
 
-    const waiting = tools.until(({ event }) => event?.type === "preheated");
+    const waiting = until(tools, ({ event }) => event?.type === "preheated");
     world.openDoor();
     world.preheated();
     world.closeDoor();
@@ -208,7 +211,7 @@ describe("until", () => {
     const tools = igniteTools(component);
     const controller = new AbortController();
 
-    const waiting = tools.until(({ snapshot }) => snapshot.preheated, {
+    const waiting = until(tools, ({ snapshot }) => snapshot.preheated, {
       signal: controller.signal,
     });
     expect(world.held()).toBe(2);
@@ -226,7 +229,7 @@ describe("until", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
 
-    await expect(tools.until(() => true, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+    await expect(until(tools, () => true, { signal: AbortSignal.abort() })).rejects.toMatchObject({
       name: "AbortError",
     });
     expect(world.held()).toBe(0);
@@ -237,7 +240,7 @@ describe("until", () => {
     try {
       const { component, world } = oven();
       const tools = igniteTools(component);
-      const waiting = tools.until(({ snapshot }) => snapshot.preheated, { timeoutMs: 5_000 });
+      const waiting = until(tools, ({ snapshot }) => snapshot.preheated, { timeoutMs: 5_000 });
       const settled = expect(waiting).rejects.toMatchObject({
         name: "TimeoutError",
         message: "until: nothing matched within 5000 ms",
@@ -256,7 +259,7 @@ describe("until", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
 
-    const waiting = tools.until(({ event }) => {
+    const waiting = until(tools, ({ event }) => {
       if (event) throw new Error("bad match");
       return false;
     });
@@ -270,10 +273,10 @@ describe("until", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
 
-    await expect(tools.until("open" as never)).rejects.toThrow(
+    await expect(until(tools, "open" as never)).rejects.toThrow(
       new TypeError("until(match): match is not a function"),
     );
-    await expect(tools.until(() => false, { timeoutMs: -1 })).rejects.toThrow(
+    await expect(until(tools, () => false, { timeoutMs: -1 })).rejects.toThrow(
       new TypeError("until: timeoutMs must be a number ≥ 0, not -1"),
     );
     expect(world.held()).toBe(0);
@@ -285,7 +288,7 @@ describe("until", () => {
       execute: () => ({ state: 0, events: [] }),
     });
 
-    await expect(tools.until(() => true)).rejects.toThrow(TypeError);
+    await expect(until(tools, () => true)).rejects.toThrow(TypeError);
   });
 
   it("leaves nothing behind after 10 000 cycles of observe and until", async () => {
@@ -294,11 +297,11 @@ describe("until", () => {
     const { component, world } = oven();
     const tools = igniteTools(component);
     const cycle = async () => {
-      tools.observe(() => undefined)();
-      const waiting = tools.until(({ event }) => event?.type === "doorOpened");
+      observe(tools, () => undefined)();
+      const waiting = until(tools, ({ event }) => event?.type === "doorOpened");
       world.openDoor();
       await waiting;
-      await tools.until(() => true, { timeoutMs: 60_000 });
+      await until(tools, () => true, { timeoutMs: 60_000 });
       world.closeDoor();
     };
     for (let index = 0; index < 1_000; index++) await cycle();
@@ -316,7 +319,7 @@ describe("until", () => {
 
 describe("the wait tool", () => {
   const declared = (component: AgentComponent<OvenState, OvenEvent>) =>
-    igniteTools(component, fakeDialect, { wait: { maxMs: 30_000 } });
+    igniteTools(component, fakeDialect, { wait: waitTool({ maxMs: 30_000 }) });
 
   it("is declared with the events and gated commands it may wait for, and the bound", () => {
     const tools = declared(oven().component);
@@ -464,7 +467,7 @@ describe("the wait tool", () => {
         },
       },
       fakeDialect,
-      { wait: { maxMs: 1_000 } },
+      { wait: waitTool({ maxMs: 1_000 }) },
     );
 
     broken = true;
@@ -507,7 +510,7 @@ describe("the wait tool", () => {
     const { component, world } = oven();
     world.preheated();
     const tools = igniteTools(component, fakeDialect, {
-      wait: { maxMs: 1_000 },
+      wait: waitTool({ maxMs: 1_000 }),
       project: ({ snapshot, events }) => ({ snapshot: { door: snapshot.door }, events }),
     });
 
@@ -531,23 +534,23 @@ describe("the wait tool", () => {
       getSchema: () => ({ commands: { waitFor: {} } }),
       execute: () => ({ state: 0, events: [] }),
     };
-    expect(() => igniteTools(plain, undefined, { wait: { maxMs: 1_000 } })).toThrow(
+    expect(() => igniteTools(plain, undefined, { wait: waitTool({ maxMs: 1_000 }) })).toThrow(
       "igniteTools: wait needs a component with subscribe() and getSnapshot(): without them nothing can be waited for",
     );
     const live = { ...plain, subscribe: () => () => undefined, getSnapshot: () => 0 };
-    expect(() => igniteTools(live, undefined, { wait: { maxMs: 1_000 } })).toThrow(
+    expect(() => igniteTools(live, undefined, { wait: waitTool({ maxMs: 1_000 }) })).toThrow(
       'igniteTools: getSchema() threw: the wait tool is named "waitFor", as a command is: give igniteTools a wait.name of its own',
     );
-    expect(() => igniteTools(live, undefined, { wait: { maxMs: 0 } })).toThrow(
+    expect(() => igniteTools(live, undefined, { wait: waitTool({ maxMs: 0 }) })).toThrow(
       "igniteTools: wait.maxMs must be a finite number of milliseconds > 0, not 0",
     );
     expect(() =>
-      igniteTools(live, undefined, { wait: { maxMs: 1_000, name: "wait for" } }),
+      igniteTools(live, undefined, { wait: waitTool({ maxMs: 1_000, name: "wait for" }) }),
     ).toThrow(
       "igniteTools: wait.name must be a tool name (letters, digits, _ and -), not wait for",
     );
     expect(
-      igniteTools(live, undefined, { wait: { maxMs: 1_000, name: "idle" } })
+      igniteTools(live, undefined, { wait: waitTool({ maxMs: 1_000, name: "idle" }) })
         .manifest()
         .map((tool) => tool.name),
     ).toEqual(["idle", "waitFor"]);

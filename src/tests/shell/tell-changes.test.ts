@@ -6,24 +6,24 @@ import { ollama } from "../../tools/dialects/ollama.js";
 import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
 import {
   type AgentComponent,
+  approval,
   approveCall,
+  changeNotes,
   type FakeMessage,
   type FakeResponse,
   type FakeResultBlock,
   type FakeToolDefs,
   fakeDialect,
   igniteTools,
-  type LiveChange,
   type LoopToolBridge,
   type NeutralToolCall,
   type RuntimeEvent,
   resumeToolLoop,
   runToolLoop,
   scriptedModel,
-  type TellChanges,
+  waitTool,
 } from "../../tools/index.js";
-import { changesNote, MAX_NOTE_EVENTS } from "../../tools/shell/changes.js";
-import { tellerOf } from "../../tools/shell/tell-changes.js";
+import { changesNote, MAX_NOTE_EVENTS } from "../../tools/loop/changes.js";
 import { argsFor, providers } from "../provider-responses.js";
 import { oven } from "./oven.js";
 
@@ -55,7 +55,7 @@ describe("tellChanges over the fake dialect", () => {
       tools,
       model,
       messages: ask("Bake bread."),
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     const note = [
@@ -99,7 +99,7 @@ describe("tellChanges over the fake dialect", () => {
       tools,
       model,
       messages: ask("Bake bread."),
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.stop).toBe("done");
@@ -110,7 +110,7 @@ describe("tellChanges over the fake dialect", () => {
 
   it("does not tell again an event the model's wait answered with, and tells the others", async () => {
     const { component, world } = oven();
-    const tools = igniteTools(component, fakeDialect, { wait: { maxMs: 5_000 } });
+    const tools = igniteTools(component, fakeDialect, { wait: waitTool({ maxMs: 5_000 }) });
     const { model } = scriptedModel([
       () => {
         // While the model waits for "preheated", a person opens the door first.
@@ -126,7 +126,7 @@ describe("tellChanges over the fake dialect", () => {
       tools,
       model,
       messages: ask("Bake bread once the oven is hot."),
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     const [waited] = result.steps[0]?.answers ?? [];
@@ -143,7 +143,7 @@ describe("tellChanges over the fake dialect", () => {
 
   it("does not tell an event the wait answered with when it was the only change", async () => {
     const { component, world } = oven();
-    const tools = igniteTools(component, fakeDialect, { wait: { maxMs: 5_000 } });
+    const tools = igniteTools(component, fakeDialect, { wait: waitTool({ maxMs: 5_000 }) });
     const { model } = scriptedModel([
       () => {
         setTimeout(() => world.preheated());
@@ -155,7 +155,7 @@ describe("tellChanges over the fake dialect", () => {
       tools,
       model,
       messages: ask("Bake bread once you can."),
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.steps).toHaveLength(2);
@@ -180,7 +180,7 @@ describe("tellChanges over the fake dialect", () => {
       tools,
       model,
       messages: ask("Bake bread."),
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     const told = result.steps.map((step) => step.told?.split("\n").at(-1));
@@ -216,7 +216,7 @@ describe("tellChanges over the fake dialect", () => {
       tools,
       model,
       messages: ask("Hot?"),
-      tellChanges: true,
+      tellChanges: changeNotes(),
       // Between the turns, after the results: nothing the model read.
       onStep: ({ turn }) => turn === 2 && warm(25),
     });
@@ -246,7 +246,7 @@ describe("tellChanges over the fake dialect", () => {
         tools: igniteTools(component, fakeDialect),
         model,
         messages: ask("Bake."),
-        tellChanges: { maxChars },
+        tellChanges: changeNotes({ maxChars }),
       });
       const told = result.steps[1]?.told ?? "";
       expect(told.length).toBeLessThanOrEqual(maxChars);
@@ -271,7 +271,12 @@ describe("tellChanges over the fake dialect", () => {
       },
     ]);
 
-    const result = await runToolLoop({ tools, model, messages: ask("Bake."), tellChanges: true });
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake."),
+      tellChanges: changeNotes(),
+    });
 
     expect(result.steps[0]?.errors.map((error) => error.kind)).toEqual(["InvalidInput"]);
     expect(result.steps[1]?.told).toContain('- {"type":"preheated"}');
@@ -287,7 +292,12 @@ describe("tellChanges over the fake dialect", () => {
       },
     ]);
 
-    const result = await runToolLoop({ tools, model, messages: ask("Bake."), tellChanges: {} });
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake."),
+      tellChanges: changeNotes({}),
+    });
 
     const told = result.steps[1]?.told ?? "";
     expect(told.length).toBeLessThanOrEqual(1500);
@@ -295,32 +305,31 @@ describe("tellChanges over the fake dialect", () => {
   });
 
   it("leaves availability out of a note when the schema cannot be read at that request", () => {
-    let listener: ((change: LiveChange<number, RuntimeEvent>) => void) | undefined;
+    let listener: (() => void) | undefined;
     let broken = false;
-    const teller = tellerOf<number, RuntimeEvent, string>(
-      {
-        observe: (heard) => {
-          listener = heard;
-          return () => undefined;
-        },
-        manifest: () => {
-          if (broken) throw new TypeError("getSchema() threw");
-          return [];
-        },
-        appendNote: (messages, note) => [...messages, note],
+    const bell: AgentComponent<number> = {
+      getSchema: () => {
+        if (broken) throw new TypeError("getSchema() threw");
+        return { commands: { ring: {} } };
       },
-      true,
-      "runToolLoop",
-    );
+      execute: () => ({ state: 2, events: [] }),
+      getSnapshot: () => (broken ? 2 : 1),
+      subscribe: (heard) => {
+        listener = heard;
+        return () => undefined;
+      },
+      onEvent: () => () => undefined,
+    };
+    const teller = changeNotes().start(igniteTools(bell, fakeDialect), "runToolLoop");
     broken = true;
-    listener?.({ snapshot: 2, event: { type: "rang" } });
+    listener?.();
 
-    const { messages, told } = teller?.tell(["Hello."], []) ?? { messages: [] };
+    const { messages, told } = teller.tell([], []);
 
     expect(told).toBe(
-      [HEADER, "Events, oldest first:", '- {"type":"rang"}', "State now: 2"].join("\n"),
+      [HEADER, "The state changed (no event was reported).", "State now: 2"].join("\n"),
     );
-    expect(messages).toEqual(["Hello.", told]);
+    expect(messages).toEqual([{ role: "user", content: told }]);
   });
 
   it("is off by default: nothing is observed and nothing told", async () => {
@@ -339,6 +348,58 @@ describe("tellChanges over the fake dialect", () => {
 
     expect(held).toEqual([0]);
     expect(notesIn(result.messages)).toEqual([]);
+  });
+});
+
+describe("availability the model's own calls moved", () => {
+  /** A lamp: turnOn makes turnOff available and itself unavailable; a timer rings outside. */
+  function lamp() {
+    let on = false;
+    const listeners = new Set<() => void>();
+    const eventListeners = new Set<(event: RuntimeEvent) => void>();
+    const component: AgentComponent<{ on: boolean }> = {
+      getSchema: () => ({ commands: { turnOn: { gated: true }, turnOff: { gated: true } } }),
+      canExecute: (command) => (command === "turnOn" ? !on : on),
+      execute(command) {
+        on = command === "turnOn";
+        for (const listener of [...listeners]) listener();
+        return { state: { on }, events: [] };
+      },
+      getSnapshot: () => ({ on }),
+      subscribe: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      onEvent: (listener) => {
+        eventListeners.add(listener);
+        return () => eventListeners.delete(listener);
+      },
+    };
+    const ring = () => {
+      for (const listener of [...eventListeners]) listener({ type: "rang" });
+    };
+    return { component, ring };
+  }
+
+  it("is never told as an outside change, while what the world did beside it is", async () => {
+    const { component, ring } = lamp();
+    const { model } = scriptedModel([
+      () => {
+        ring();
+        return { toolCalls: [{ id: "1", name: "turnOn", input: {} }] };
+      },
+      [],
+    ]);
+    const result = await runToolLoop({
+      tools: igniteTools(component, fakeDialect),
+      model,
+      messages: ask("Light, please."),
+      tellChanges: changeNotes(),
+    });
+
+    const told = result.steps[1]?.told ?? "";
+    expect(told).toContain('- {"type":"rang"}');
+    expect(told).not.toContain("available");
   });
 });
 
@@ -378,7 +439,7 @@ describe("tellChanges releases its observation however the loop ends", () => {
       tools,
       model,
       messages: ask("Bake."),
-      tellChanges: true,
+      tellChanges: changeNotes(),
       ...ends[stop](),
     });
 
@@ -389,10 +450,15 @@ describe("tellChanges releases its observation however the loop ends", () => {
 
   it("when it pauses for approval", async () => {
     const { component, world } = oven();
-    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
     const { model } = scriptedModel([[preheat(180)]]);
 
-    const result = await runToolLoop({ tools, model, messages: ask("Bake."), tellChanges: true });
+    const result = await runToolLoop({
+      tools,
+      model,
+      messages: ask("Bake."),
+      tellChanges: changeNotes(),
+    });
 
     expect(result.stop).toBe("approval");
     expect(world.held()).toBe(0);
@@ -407,7 +473,7 @@ describe("tellChanges releases its observation however the loop ends", () => {
       tools,
       model,
       messages: ask("Bake."),
-      tellChanges: true,
+      tellChanges: changeNotes(),
       onStep: () => {
         throw new Error("the application's bug");
       },
@@ -455,7 +521,7 @@ describe("tellChanges releases its observation however the loop ends", () => {
         yield* chunks(turn);
       },
       messages: [{ role: "user", content: "Bake." }],
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.stop).toBe("done");
@@ -474,7 +540,7 @@ describe("tellChanges is refused at the loop's start when it cannot work", () =>
     FakeResultBlock,
     FakeMessage
   >;
-  const cases: [string, () => Bridge, TellChanges, RegExp][] = [
+  const cases: [string, () => Bridge, unknown, RegExp][] = [
     [
       "the component cannot report its state",
       () =>
@@ -485,7 +551,7 @@ describe("tellChanges is refused at the loop's start when it cannot work", () =>
           },
           fakeDialect,
         ),
-      true,
+      changeNotes(),
       /tellChanges could not observe the component: observe needs a component with subscribe\(\) and getSnapshot\(\)/,
     ],
     [
@@ -495,29 +561,31 @@ describe("tellChanges is refused at the loop's start when it cannot work", () =>
         const tools = igniteTools(oven().component, noNotes);
         return tools;
       },
-      true,
+      changeNotes(),
       /tellChanges needs a dialect that can write a note/,
     ],
     [
-      "it is neither a boolean nor an object",
+      "it is not what changeNotes makes",
       () => igniteTools(oven().component, fakeDialect),
-      "yes" as never,
-      /tellChanges must be true, false or \{ maxChars \}, not yes/,
-    ],
-    [
-      "maxChars is below the smallest note",
-      () => igniteTools(oven().component, fakeDialect),
-      { maxChars: 100 },
-      /tellChanges.maxChars must be a whole number ≥ 500, not 100/,
+      "yes",
+      /tellChanges takes what changeNotes\(\{ maxChars \}\) makes, not a string/,
     ],
   ];
 
   it.each(cases)("%s", async (_, bridge, tellChanges, message) => {
     const { model, requests } = scriptedModel([]);
-    const run = runToolLoop({ tools: bridge(), model, messages: ask("Go."), tellChanges });
+    // Given as a JavaScript caller gives anything: the types admit only what changeNotes makes.
+    const notes = tellChanges as ReturnType<typeof changeNotes>;
+    const run = runToolLoop({ tools: bridge(), model, messages: ask("Go."), tellChanges: notes });
     await expect(run).rejects.toThrow(TypeError);
     await expect(run).rejects.toThrow(message);
     expect(requests).toHaveLength(0);
+  });
+
+  it("refuses a maxChars below the smallest note when the notes are made", () => {
+    expect(() => changeNotes({ maxChars: 100 })).toThrow(
+      /changeNotes: maxChars must be a whole number ≥ 500, not 100/,
+    );
   });
 });
 
@@ -526,13 +594,13 @@ describe("tellChanges after resumeToolLoop", () => {
     const { component, world } = oven();
     world.preheated();
     const tools = igniteTools(component, fakeDialect, {
-      approve: ({ route }) => (route.command === "bake" ? "ask" : "allow"),
+      approve: approval(({ route }) => (route.command === "bake" ? "ask" : "allow")),
     });
     const paused = await runToolLoop({
       tools,
       model: scriptedModel([[{ id: "b1", name: "bake", input: { dish: "bread" } }]]).model,
       messages: ask("Bake bread."),
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
     if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
     expect(world.held()).toBe(0);
@@ -551,7 +619,7 @@ describe("tellChanges after resumeToolLoop", () => {
       model,
       state: paused.state,
       decisions: paused.pending.map((call) => approveCall(call)),
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     expect(result.stop).toBe("done");
@@ -565,7 +633,7 @@ describe("tellChanges after resumeToolLoop", () => {
 
   it("tells an outside change made while the paused turn was settled", async () => {
     const { component, world } = oven();
-    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
     const paused = await runToolLoop({
       tools,
       model: scriptedModel([[preheat(180)]]).model,
@@ -579,7 +647,7 @@ describe("tellChanges after resumeToolLoop", () => {
       model: scriptedModel([]).model,
       state: paused.state,
       decisions: paused.pending.map((call) => approveCall(call)),
-      tellChanges: true,
+      tellChanges: changeNotes(),
       // Outside every call, once the settled turn is answered (as a timer could fire then).
       onStep: () => {
         if (once) world.preheated();
@@ -602,7 +670,7 @@ describe("tellChanges after resumeToolLoop", () => {
 
   it("releases its observation when the resume is refused", async () => {
     const { component, world } = oven();
-    const tools = igniteTools(component, fakeDialect, { approve: () => "ask" });
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
     const paused = await runToolLoop({
       tools,
       model: scriptedModel([[preheat(180)]]).model,
@@ -615,7 +683,7 @@ describe("tellChanges after resumeToolLoop", () => {
       model: scriptedModel([]).model,
       state: paused.state,
       decisions: [],
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     await expect(resume).rejects.toThrow();
@@ -670,7 +738,7 @@ describe.each(providers)("tellChanges over $name", (provider) => {
         return provider.respond([call]) as never;
       },
       messages: [],
-      tellChanges: true,
+      tellChanges: changeNotes(),
     });
 
     const note = result.steps[1]?.told ?? "";
@@ -741,7 +809,7 @@ describe("the note's bound and order (properties)", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(turn, { minLength: 1, maxLength: 6 }), async (turns) => {
         const { component, knock } = bell();
-        const tools = igniteTools(component, fakeDialect, { wait: { maxMs: 5_000 } });
+        const tools = igniteTools(component, fakeDialect, { wait: waitTool({ maxMs: 5_000 }) });
         let count = 0;
         const knocked: number[] = [];
         const answered: number[] = [];
@@ -749,7 +817,7 @@ describe("the note's bound and order (properties)", () => {
           tools,
           maxTurns: turns.length + 1,
           messages: ask("Listen."),
-          tellChanges: true,
+          tellChanges: changeNotes(),
           model: async ({ turn: number }) => {
             const now = turns[number - 1];
             if (now === undefined) return { toolCalls: [] };

@@ -7,6 +7,7 @@ import {
   igniteTools,
   type ModelRequest,
   runToolLoop,
+  waitTool,
 } from "../../tools/index.js";
 import { oven } from "./oven.js";
 
@@ -24,7 +25,7 @@ describe("runToolLoop and the wait tool", () => {
       { text: "Baking.", toolCalls: [] },
     ];
     const result = runToolLoop({
-      tools: igniteTools(component, fakeDialect, { wait: { maxMs: 60_000 } }),
+      tools: igniteTools(component, fakeDialect, { wait: waitTool({ maxMs: 60_000 }) }),
       model: async ({ tools }: Request) => {
         offered.push(tools.map((tool) => tool.name));
         return replies.shift() ?? { toolCalls: [] };
@@ -55,7 +56,7 @@ describe("runToolLoop and the wait tool", () => {
     const { component, world } = oven();
     const controller = new AbortController();
     const result = runToolLoop({
-      tools: igniteTools(component, fakeDialect, { wait: { maxMs: 60_000 } }),
+      tools: igniteTools(component, fakeDialect, { wait: waitTool({ maxMs: 60_000 }) }),
       model: async (_request: Request): Promise<FakeResponse> => ({
         toolCalls: [{ id: "1", name: "waitFor", input: { event: "preheated" } }],
       }),

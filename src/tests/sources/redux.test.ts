@@ -1,5 +1,5 @@
 import { configureStore, createSlice, type PayloadAction } from "@reduxjs/toolkit";
-import { type AgentComponent, igniteTools } from "ignite-element/tools";
+import { type AgentComponent, igniteTools, observe } from "ignite-element/tools";
 import { actionFeed, fromSlice, type SliceOptions } from "ignite-element/tools/redux";
 import { describe, expect, expectTypeOf, it } from "vitest";
 
@@ -180,7 +180,7 @@ describe("fromSlice: live state", () => {
     const component = fromSlice(store, cartSlice, { ...cartCommands, actions });
     const tools = igniteTools(component);
     const heard: { type: string; lines: number; during?: string }[] = [];
-    tools.observe(({ event, snapshot, call }) => {
+    observe(tools, ({ event, snapshot, call }) => {
       heard.push({
         type: event?.type ?? "state",
         lines: snapshot.lines.length,
@@ -209,7 +209,7 @@ describe("fromSlice: live state", () => {
     const component = fromSlice(store, cartSlice, cartCommands);
     const tools = igniteTools(component);
     const heard: (string | undefined)[] = [];
-    tools.observe(({ event }) => heard.push(event?.type));
+    observe(tools, ({ event }) => heard.push(event?.type));
 
     store.dispatch(cartSlice.actions.add({ sku: "tea", quantity: 1 }));
 
@@ -238,7 +238,7 @@ describe("fromSlice: live state", () => {
     };
     const tools = igniteTools(fromSlice(counted, cartSlice, { ...cartCommands, actions }));
 
-    const stop = tools.observe(() => undefined);
+    const stop = observe(tools, () => undefined);
     expect(listening).toBe(1);
     stop();
     expect(listening).toBe(0);

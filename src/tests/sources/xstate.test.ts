@@ -1,4 +1,4 @@
-import { type AgentComponent, igniteTools } from "ignite-element/tools";
+import { type AgentComponent, igniteTools, observe, waitTool } from "ignite-element/tools";
 import { type EventCommands, fromActor } from "ignite-element/tools/xstate";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { and, assign, createActor, emit, setup } from "xstate";
@@ -359,7 +359,7 @@ describe("fromActor: live state", () => {
     const actor = createActor(accountMachine).start();
     const tools = igniteTools(fromActor(actor, accountCommands, { events: ["moved"] }));
     const heard: { type: string; balance: number; during?: string }[] = [];
-    tools.observe(({ event, snapshot, call }) => {
+    observe(tools, ({ event, snapshot, call }) => {
       heard.push({
         type: event?.type ?? "state",
         balance: snapshot.context.balance,
@@ -384,7 +384,7 @@ describe("fromActor: live state", () => {
 
     expect(component.getSnapshot?.()).toBe(component.getSnapshot?.());
     expect(component.getSchema().events).toEqual(["moved"]);
-    const tools = igniteTools(component, undefined, { wait: { maxMs: 1_000 } });
+    const tools = igniteTools(component, undefined, { wait: waitTool({ maxMs: 1_000 }) });
     const wait = tools.manifest().find((tool) => tool.name === "waitFor");
     expect(wait?.inputSchema.properties).toMatchObject({ event: { enum: ["moved"] } });
   });
@@ -392,7 +392,7 @@ describe("fromActor: live state", () => {
   it("lets the model wait for a command the machine will take once something outside happens", async () => {
     const actor = createActor(accountMachine).start();
     const tools = igniteTools(fromActor(actor, accountCommands), undefined, {
-      wait: { maxMs: 5_000 },
+      wait: waitTool({ maxMs: 5_000 }),
     });
 
     const waiting = tools.invoke({ name: "waitFor", input: { available: "withdraw" } });

@@ -5,6 +5,7 @@ import {
   type ApprovalPolicy,
   type ApprovalRequest,
   type ApprovalVerdict,
+  approval,
   approveCall,
   type EffectFlags,
   type FakeMessage,
@@ -36,8 +37,8 @@ describe("the approval policy's types", () => {
     >();
     const sync: ApprovalPolicy = ({ flags }) => (flags.destructive ? "ask" : "allow");
     const async: ApprovalPolicy = async () => ({ deny: "closed" });
-    igniteTools(new Counter(), fakeDialect, { approve: sync });
-    igniteTools(new Counter(), undefined, { approve: async });
+    igniteTools(new Counter(), fakeDialect, { approve: approval(sync) });
+    igniteTools(new Counter(), undefined, { approve: approval(async) });
   });
 
   it("adds Denied to ToolError, with an optional reason", () => {
@@ -50,7 +51,7 @@ describe("pause and resume keep the component's and the dialect's types", () => 
   // Type-only: declared, never called.
   it("returns the loop's state typed by the dialect, and resumes to the same result type", () => {
     const check = async () => {
-      const tools = igniteTools(new Counter(), fakeDialect, { approve: () => "ask" });
+      const tools = igniteTools(new Counter(), fakeDialect, { approve: approval(() => "ask") });
       const paused = await runToolLoop({ tools, model: fakeModel, messages: [] });
       expectTypeOf(paused.pending).toEqualTypeOf<PendingCall[] | undefined>();
       if (paused.stop !== "approval") {
@@ -82,7 +83,7 @@ describe("pause and resume keep the component's and the dialect's types", () => 
   });
 
   it("settles an own loop's turn into answers typed by the component and the dialect", async () => {
-    const tools = igniteTools(new Counter(), openai, { approve: () => "ask" });
+    const tools = igniteTools(new Counter(), openai, { approve: approval(() => "ask") });
     const answers = await tools.answerToolCalls({ choices: [] });
     const paused = pauseToolCalls(answers);
     const settled = await resumeToolCalls(tools, paused, []);

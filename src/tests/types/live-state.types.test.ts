@@ -3,7 +3,10 @@ import {
   type AgentComponent,
   igniteTools,
   type LiveChange,
+  observe,
+  until,
   type WaitObservation,
+  waitTool,
 } from "ignite-element/tools";
 import { openai } from "ignite-element/tools/openai";
 import { actionFeed, fromSlice } from "ignite-element/tools/redux";
@@ -24,14 +27,14 @@ const door: AgentComponent<Door, DoorEvent> = {
 describe("live state types", () => {
   it("types each change with the component's snapshot and events", () => {
     const tools = igniteTools(door, openai);
-    tools.observe((change) => {
+    observe(tools, (change) => {
       expectTypeOf(change).toEqualTypeOf<LiveChange<Door, DoorEvent>>();
       expectTypeOf(change.snapshot).toEqualTypeOf<Door>();
       expectTypeOf(change.event).toEqualTypeOf<DoorEvent | undefined>();
       if (change.event?.type === "closed") expectTypeOf(change.event.by).toEqualTypeOf<string>();
     });
-    expectTypeOf(tools.observe).returns.toEqualTypeOf<() => void>();
-    expectTypeOf(tools.until(({ snapshot }) => !snapshot.open)).resolves.toEqualTypeOf<
+    expectTypeOf(observe(tools, () => {})).toEqualTypeOf<() => void>();
+    expectTypeOf(until(tools, ({ snapshot }) => !snapshot.open)).resolves.toEqualTypeOf<
       LiveChange<Door, DoorEvent>
     >();
   });
@@ -61,7 +64,8 @@ describe("live state types", () => {
     expectTypeOf<WaitObservation<Door, DoorEvent>["waited"]>().toEqualTypeOf<string>();
     expectTypeOf<WaitObservation<Door, DoorEvent>>().toMatchTypeOf<{ events: DoorEvent[] }>();
     // @ts-expect-error — the application sets the bound
-    expectTypeOf(igniteTools).toBeCallableWith(door, openai, { wait: {} });
+    expectTypeOf(waitTool).toBeCallableWith({});
+    expectTypeOf(igniteTools).toBeCallableWith(door, openai, { wait: waitTool({ maxMs: 1_000 }) });
   });
 
   it("declares only the events an actor emits, and types the slice's actions as events", () => {
@@ -83,7 +87,8 @@ describe("live state types", () => {
       reducer: slice.reducer,
       middleware: (defaults) => defaults().concat(actions.middleware),
     });
-    igniteTools(fromSlice(store, slice, { commands: {}, actions })).observe(
+    observe(
+      igniteTools(fromSlice(store, slice, { commands: {}, actions })),
       ({ event, snapshot }) => {
         expectTypeOf(snapshot).toEqualTypeOf<number>();
         expectTypeOf(event?.type).toEqualTypeOf<"count/bump" | undefined>();

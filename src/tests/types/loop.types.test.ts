@@ -8,6 +8,8 @@ import { gemini } from "../../tools/dialects/gemini.js";
 import { type OpenAIChatMessage, openai } from "../../tools/dialects/openai.js";
 import {
   type AbortSignalLike,
+  type ChangeNotes,
+  changeNotes,
   type ExecuteFailedReason,
   type FakeMessage,
   type FakeToolDefs,
@@ -18,7 +20,6 @@ import {
   type RuntimeEvent,
   runToolLoop,
   type StreamingToolLoopOptions,
-  type TellChanges,
   type ToolError,
   type ToolLoopOptions,
   type ToolLoopStep,
@@ -164,17 +165,17 @@ describe("ToolError says why", () => {
 });
 
 describe("tellChanges", () => {
-  it("takes true, false or { maxChars }, on runToolLoop and resumeToolLoop", () => {
+  it("takes what changeNotes makes, on runToolLoop and resumeToolLoop", () => {
     expectTypeOf<ToolLoopOptions<unknown, RuntimeEvent, unknown, unknown, unknown, unknown>>()
       .toHaveProperty("tellChanges")
-      .toEqualTypeOf<TellChanges | undefined>();
+      .toEqualTypeOf<ChangeNotes | undefined>();
     expectTypeOf<ResumeToolLoopOptions<unknown, RuntimeEvent, unknown, unknown, unknown, unknown>>()
       .toHaveProperty("tellChanges")
-      .toEqualTypeOf<TellChanges | undefined>();
-    expectTypeOf<true>().toExtend<TellChanges>();
-    expectTypeOf<{ maxChars: 1000 }>().toExtend<TellChanges>();
-    expectTypeOf<{ maxChars: "1000" }>().not.toExtend<TellChanges>();
-    expectTypeOf<"yes">().not.toExtend<TellChanges>();
+      .toEqualTypeOf<ChangeNotes | undefined>();
+    expectTypeOf(changeNotes()).toEqualTypeOf<ChangeNotes>();
+    expectTypeOf(changeNotes).parameter(0).toEqualTypeOf<{ maxChars?: number } | undefined>();
+    expectTypeOf<true>().not.toExtend<ChangeNotes>();
+    expectTypeOf<{ maxChars: 1000 }>().not.toExtend<ChangeNotes>();
   });
 
   it("keeps what was told on the step, as text", () => {
@@ -197,7 +198,7 @@ describe("tellChanges", () => {
       >
     >()
       .toHaveProperty("tellChanges")
-      .toEqualTypeOf<TellChanges | undefined>();
+      .toEqualTypeOf<ChangeNotes | undefined>();
   });
 
   it("lets a bridge over any conversation dialect write a note, and still bridges a dialect written without one", () => {

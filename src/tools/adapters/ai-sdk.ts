@@ -23,7 +23,7 @@ import type {
   RuntimeEvent,
   ToolError,
 } from "../core/types.js";
-import type { WaitObservation } from "../shell/wait.js";
+import type { WaitObservation } from "../live/wait.js";
 import { PORTABLE_NAMES } from "../wire/names.js";
 import type { WireTool } from "../wire/provider-tools.js";
 import {

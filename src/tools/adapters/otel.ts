@@ -7,7 +7,7 @@
  */
 import { context, type Span, type Tracer, trace } from "@opentelemetry/api";
 import type { ToolTracer } from "../core/tracing.js";
-import { spanTracer } from "../shell/spans.js";
+import { spanTracer } from "../telemetry/spans.js";
 
 export type { ToolTracer, TraceHandle, TraceUnit } from "../core/tracing.js";
 

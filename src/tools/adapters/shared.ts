@@ -5,6 +5,11 @@
  * is asked live, and each call goes through one bridge — validated, gated, executed once, in
  * order (a wait beside the others) — and comes back as the text the model reads.
  */
+
+import { igniteTools, upgrade } from "#compat";
+import { approval as approvalLayer, policyOf } from "../approval/approval.js";
+import { frameworkApproval } from "../approval/framework.js";
+import type { IgniteToolsOptions, InvokeOptions } from "../bridge/types.js";
 import type { Result } from "../core/result.js";
 import type {
   AbortSignalLike,
@@ -15,8 +20,6 @@ import type {
   ToolDialect,
   ToolError,
 } from "../core/types.js";
-import { frameworkApproval } from "../shell/approval.js";
-import { type IgniteToolsOptions, type InvokeOptions, igniteTools } from "../shell/bridge.js";
 import { objectArguments } from "../wire/arguments.js";
 import {
   type ProviderCall,
@@ -131,16 +134,18 @@ export function adapterTools<S, E extends RuntimeEvent>(
       isError: !result.ok,
     }),
   };
+  // On Node, the option forms before layers too (compat/legacy.ts).
+  const given = upgrade(options);
   // Asked once per call: the framework's question and the call's run share the verdict.
-  const approval =
-    options.approve && frameworkAsks ? frameworkApproval(options.approve) : undefined;
+  const policy = policyOf(given.approve);
+  const approval = policy && frameworkAsks ? frameworkApproval(policy) : undefined;
   // A framework's tool list is fixed, so the bridge offers every declared command whatever the
   // state (a gated one saying in its description when it is available), the wait tool included:
   // the list is the bridge's, so it holds exactly what the bridge answers.
   const bridge = igniteTools(component, dialect, {
-    ...options,
+    ...given,
     offer: "declared",
-    ...(approval ? { approve: approval.policy } : {}),
+    ...(approval ? { approve: approvalLayer(approval.policy) } : {}),
   });
   const { tools } = bridge.toToolDefs();
   const neutral = (tool: WireTool, call: FrameworkCall): NeutralToolCall => {

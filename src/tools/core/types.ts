@@ -274,37 +274,6 @@ export interface Route {
   input: unknown;
 }
 
-/**
- * What an approval policy answers for one call: run it (`"allow"`), refuse it (`"deny"`, or
- * `{ deny: reason }` with a reason the model reads), or ask a person first (`"ask"`).
- */
-export type ApprovalVerdict = "allow" | "deny" | "ask" | { readonly deny: string };
-
-/** What an approval policy sees of one call: it passed every check and is about to run. */
-export interface ApprovalRequest {
-  /** The validated command and input, defaults applied: exactly what `execute` would receive. */
-  readonly route: Route;
-  /** The command's declaration, as `getSchema()` returned it for this call. */
-  readonly schema: CommandSchema;
-  /** The command's effect flags (only those it declares). */
-  readonly flags: EffectFlags;
-  /** The call as the model made it (its id, and the tool name it used). */
-  readonly call: NeutralToolCall;
-}
-
-/**
- * Decides, for every call that passed validation and availability, whether it may run. A policy
- * that throws or rejects denies the call (fails closed).
- *
- * @example
- * ```ts
- * const approve: ApprovalPolicy = ({ flags }) => (flags.destructive ? "ask" : "allow");
- * ```
- */
-export type ApprovalPolicy = (
-  request: ApprovalRequest,
-) => ApprovalVerdict | PromiseLike<ApprovalVerdict>;
-
 /** What one executed call observed: the state after it and exactly the events it emitted. */
 export interface Observation<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
   snapshot: S;

@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { isRecord } from "../core/json.js";
 import type { AgentComponent, RuntimeEvent, ToolOffer } from "../core/types.js";
+import { waitTool } from "../live/wait.js";
 import type { ServeMcpOptions } from "./mcp-server.js";
 
 const USAGE = `Usage: ignite-mcp <module> [options]
@@ -88,7 +89,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const serverInfo = { name, version: "1.0.0" };
   const options: ServeMcpOptions = {
     ...(offer === undefined ? {} : { offer }),
-    ...(maxMs === undefined ? {} : { wait: { maxMs } }),
+    ...(maxMs === undefined ? {} : { wait: waitTool({ maxMs }) }),
   };
   const sdk = await importSdk();
 

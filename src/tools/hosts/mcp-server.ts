@@ -13,6 +13,13 @@ import {
   type ServerRequest,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { igniteTools } from "#compat";
+import { NOT_ASKED } from "../approval/approval.js";
+import { answerAsked } from "../approval/asked.js";
+import { withDefaults } from "../bridge/defaults.js";
+import { partsOf } from "../bridge/pipeline.js";
+import type { IgniteToolsOptions, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
+import type { PendingCall } from "../core/approval.js";
 import { executeFailed } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
@@ -27,16 +34,6 @@ import type {
   ToolOffer,
 } from "../core/types.js";
 import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
-import { NOT_ASKED, type PendingCall } from "../shell/approval.js";
-import { answerAsked } from "../shell/asked.js";
-import {
-  type IgniteToolsOptions,
-  type InvokeOptions,
-  igniteTools,
-  type ToolCallAnswer,
-} from "../shell/bridge.js";
-import { withDefaults } from "../shell/defaults.js";
-import { DEFAULT_WAIT_NAME } from "../shell/wait.js";
 import { checkInput } from "../validation/cache.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../wire/result-text.js";
 
@@ -205,12 +202,12 @@ export function serveMcp<S, E extends RuntimeEvent>(
   // stream, which needs no other stream open, and the client hears of the change before it reads
   // the result. A wait is not counted: it may last long, and what happens meanwhile happens
   // outside the calls, so it is announced at once. (Its name is a valid MCP name and no command
-  // has it, so it is sent as it is.)
+  // has it, so it is sent as it is.) A layer's own tool is one that runs beside the queue.
   let running = 0;
-  const waitName = options.wait && (options.wait.name ?? DEFAULT_WAIT_NAME);
+  const { beside } = partsOf(bridge, "serveMcp").pipeline;
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const counted = request.params.name !== waitName;
+    const counted = !beside(request.params.name);
     if (counted) running += 1;
     let answers: ToolCallAnswer<S, E, McpToolResult>[];
     try {

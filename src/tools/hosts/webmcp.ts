@@ -3,6 +3,13 @@
  * browser through WebMCP (`document.modelContext.registerTool`), kept equal to what the component
  * can do right now, every call validated, gated and run once through the bridge.
  */
+
+import { igniteTools } from "#compat";
+import { NOT_ASKED } from "../approval/approval.js";
+import { answerAsked } from "../approval/asked.js";
+import { isThenable } from "../bridge/soon.js";
+import type { IgniteToolsOptions, ToolCallAnswer } from "../bridge/types.js";
+import type { PendingCall } from "../core/approval.js";
 import { describe } from "../core/errors.js";
 import type {
   AbortSignalLike,
@@ -14,10 +21,6 @@ import type {
   ToolDefsContext,
   ToolDialect,
 } from "../core/types.js";
-import { NOT_ASKED, type PendingCall } from "../shell/approval.js";
-import { answerAsked } from "../shell/asked.js";
-import { type IgniteToolsOptions, igniteTools, type ToolCallAnswer } from "../shell/bridge.js";
-import { isThenable } from "../shell/soon.js";
 import { objectArguments } from "../wire/arguments.js";
 import { MCP_NAMES } from "../wire/names.js";
 import { toNeutralCall, toWire, type WireOptions, type WireTool } from "../wire/provider-tools.js";

@@ -4,7 +4,7 @@
  * write), and the error a store's failure becomes.
  */
 import { isRecord } from "../core/json.js";
-import type { LedgerEntry, LedgerLease, RecordedOutcome } from "../shell/ledger.js";
+import type { LedgerEntry, LedgerLease, RecordedOutcome } from "../core/ledger.js";
 
 /** The entry of a call that `lease.holder` runs, as stored. Key order is fixed: compared as text. */
 export function startedText(lease: LedgerLease): string {

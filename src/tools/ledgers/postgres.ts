@@ -8,7 +8,7 @@
  */
 
 import { isRecord } from "../core/json.js";
-import type { CallLedger, LedgerEntry, LedgerLease, RecordedOutcome } from "../shell/ledger.js";
+import type { CallLedger, LedgerEntry, LedgerLease, RecordedOutcome } from "../core/ledger.js";
 import { checkEntry, corrupted, onStore, parseJson } from "./entry.js";
 
 /**

@@ -6,7 +6,7 @@
  * The client is typed by the one method used, so this entrypoint never loads ioredis itself: the
  * application's instance (or BullMQ's connection) is the one that runs.
  */
-import type { CallLedger, LedgerEntry, LedgerLease, RecordedOutcome } from "../shell/ledger.js";
+import type { CallLedger, LedgerEntry, LedgerLease, RecordedOutcome } from "../core/ledger.js";
 import { answeredText, corrupted, onStore, parseEntryText, startedText } from "./entry.js";
 
 /**

@@ -3,7 +3,7 @@
  */
 
 import type { NeutralToolCall } from "../core/types.js";
-import type { ModelRequest } from "../shell/loop.js";
+import type { ModelRequest } from "../loop/types.js";
 import type { FakeMessage, FakeResponse, FakeResultBlock, FakeToolDefs } from "./fake-dialect.js";
 
 /** One scripted turn: the calls to make, or a function of the request that returns a response. */

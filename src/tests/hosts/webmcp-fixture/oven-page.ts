@@ -4,13 +4,14 @@
  * on the page that reports it is preheated a moment after the agent starts waiting, and the
  * page's own agent (`document.modelContext.executeTool`), which can cancel a call.
  */
+import { waitTool } from "ignite-element/tools";
 import { provideWebMcp } from "ignite-element/tools/webmcp";
 import { oven } from "../../shell/oven.js";
 
 const { component, world } = oven();
 const errors: string[] = [];
 provideWebMcp(component, {
-  wait: { maxMs: 30_000 },
+  wait: waitTool({ maxMs: 30_000 }),
   onError: (error) => errors.push(String(error)),
 });
 // What provideWebMcp holds itself (its subscription, to follow availability): a wait adds to it.

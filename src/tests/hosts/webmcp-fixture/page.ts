@@ -3,7 +3,7 @@
  * The browser test's page: a thermostat offered through `provideWebMcp`, and hooks the test uses
  * to change it from the page and to read what really ran.
  */
-import type { AgentComponent } from "ignite-element/tools";
+import { type AgentComponent, approval } from "ignite-element/tools";
 import { provideWebMcp } from "ignite-element/tools/webmcp";
 
 type Mode = "heat" | "cool" | "off";
@@ -65,7 +65,7 @@ const fixture = {
   stop: provideWebMcp(thermostat, {
     onError: (error) => errors.push(String(error)),
     // Destructive commands wait for the visitor, asked with the page's own dialog.
-    approve: ({ flags }) => (flags.destructive ? "ask" : "allow"),
+    approve: approval(({ flags }) => (flags.destructive ? "ask" : "allow")),
     confirm: (call) => window.confirm(`Let the assistant run ${call.command}?`),
   }),
   executed,

@@ -16,6 +16,7 @@ import {
   type AgentComponent,
   ApprovalError,
   type ApprovalPolicy,
+  approval,
   approveCall,
   type CallLedger,
   type FakeMessage,
@@ -79,7 +80,7 @@ const ledger: CallLedger = {
 
 if (phase === "start") {
   const result = await runToolLoop({
-    tools: igniteTools(vault, fakeDialect, { approve }),
+    tools: igniteTools(vault, fakeDialect, { approve: approval(approve) }),
     model,
     messages: [{ role: "user", content: "Wipe it." }],
   });
@@ -93,7 +94,7 @@ if (phase === "start") {
   } = JSON.parse(readFileSync(statePath, "utf8"));
   try {
     const result = await resumeToolLoop({
-      tools: igniteTools(vault, fakeDialect, { approve }),
+      tools: igniteTools(vault, fakeDialect, { approve: approval(approve) }),
       model,
       state: stored.state,
       decisions: stored.pending.map((call) => approveCall(call)),

@@ -1,9 +1,16 @@
 /**
  * Pausing a turn whose calls wait for a person, and settling it with their decisions: the one
  * mechanism behind `resumeToolLoop` and an application's own loop. A paused turn is plain JSON;
- * settling it checks every decision before anything runs, then answers every call in order.
+ * settling it checks every decision before anything runs, claims the turn once in the ledger,
+ * then answers every call in order.
  */
+
+import { type CallListeners, listenersOf } from "../bridge/context.js";
+import { newHolder, newId } from "../bridge/ids.js";
+import type { DialectToolBridge, ToolCallAnswer } from "../bridge/types.js";
+import type { PendingCall } from "../core/approval.js";
 import { denied, describe } from "../core/errors.js";
+import type { CallLedger, RecordedOutcome } from "../core/ledger.js";
 import { err, ok, type Result } from "../core/result.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type {
@@ -15,29 +22,20 @@ import type {
   ToolError,
 } from "../core/types.js";
 import { toJsonValue } from "../wire/result-text.js";
+import { withApprovals } from "./approval.js";
+import { type ApprovalDecision, ApprovalError, checkDecisions } from "./decisions.js";
 import {
-  type ApprovalDecision,
-  ApprovalError,
-  callDigest,
-  type PendingCall,
-  recordOutcome,
-  replay,
-  withApprovals,
-} from "./approval.js";
-import type { DialectToolBridge, ToolCallAnswer } from "./bridge.js";
-import { type CallListeners, listenersOf } from "./context.js";
-import { newHolder, newId } from "./ids.js";
-import {
-  awaitHolder,
   DEFAULT_LEASE_MS,
   denying,
   isDenying,
   isLive,
   keepLease,
   type Leasing,
-  leaseFrom,
+  type Taken,
+  take,
 } from "./lease.js";
-import { type CallLedger, defaultLedger, type RecordedOutcome } from "./ledger.js";
+import { defaultLedger } from "./ledger.js";
+import { recordOutcome, replay } from "./record.js";
 
 /** One call of a paused turn, as plain JSON. */
 export interface PausedAnswer<ResultBlock> {
@@ -167,7 +165,7 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
   decisions: readonly ApprovalDecision[],
   options: ResumeCallsOptions = {},
 ): Promise<ToolCallAnswer<S, E, ResultBlock>[]> {
-  const chosen = await checkDecisions(paused, decisions, options.now ?? Date.now);
+  const chosen = await checkDecisions(paused.answers, decisions, options.now ?? Date.now);
   const claim = await claimTurn(paused.scope, options);
   try {
     const answers = await settleTurn(tools, paused, chosen, options);
@@ -208,29 +206,27 @@ export async function claimTurn(scope: unknown, options: ResumeCallsOptions): Pr
     leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
     now,
   };
+  let taken: Taken;
   try {
-    if (!(await ledger.begin(key, leaseFrom(leasing)))) {
-      const entry = await ledger.get(key);
-      if (entry?.status === "answered") {
-        throw new ApprovalError(
-          "already-resumed",
-          "This paused turn was already resumed: its result is the only continuation. Nothing ran.",
-        );
-      }
-      if (entry && isLive(entry, now)) throw elsewhere(entry.until);
-      // Its holder stopped renewing (its process died): taken over, exactly that lease.
-      const expired = entry && { holder: entry.holder, until: entry.until };
-      if (!(await ledger.begin(key, leaseFrom(leasing), expired))) {
-        throw elsewhere(now() + leasing.leaseMs);
-      }
-    }
+    // Its holder stopped renewing (its process died): taken over, exactly that lease. Nothing of
+    // a resume runs until it holds its claim, so any claim left by a dead one can be taken.
+    taken = await take(ledger, key, leasing, { retakes: () => true });
   } catch (error) {
-    if (error instanceof ApprovalError) throw error;
     throw new ApprovalError(
       "ledger-failed",
       `The ledger failed while this resume was being claimed (${describe(error)}). Nothing ran.`,
       { cause: error },
     );
+  }
+  if (!taken.held) {
+    const { entry } = taken;
+    if (entry?.status === "answered") {
+      throw new ApprovalError(
+        "already-resumed",
+        "This paused turn was already resumed: its result is the only continuation. Nothing ran.",
+      );
+    }
+    throw elsewhere(entry && isLive(entry, now) ? entry.until : now() + leasing.leaseMs);
   }
   const drop = keepLease(ledger, key, leasing);
   return {
@@ -321,84 +317,27 @@ async function refuse<S, E extends RuntimeEvent>(
   const outcome = err(denied(pending.command, decision?.reason ?? "a person declined it", called));
   if (ledger === undefined) return outcome;
   // Marked as a denial's holder: should this process die before the denial is recorded, whoever
-  // finds the entry knows that nothing of the call ran.
+  // finds the entry knows that nothing of the call ran, and records the denial in its place.
   const denier = denying(leasing);
   try {
-    let recorded = await ledger.get(key);
-    if (!recorded && (await ledger.begin(key, leaseFrom(denier)))) {
+    const found = await ledger.get(key);
+    const taken = await take(
+      ledger,
+      key,
+      denier,
+      { retakes: isDenying, outlast: { signal: undefined } },
+      found,
+    );
+    if (taken.held) {
       await ledger.finish(key, outcome);
       return outcome;
     }
-    recorded ??= await ledger.get(key);
     // Decided before, by a resume this one took over: that decision stands.
-    const settled =
-      recorded && isLive(recorded, leasing.now)
-        ? await awaitHolder(ledger, key, recorded, leasing.now, undefined)
-        : recorded;
-    // A denier that died before recording: nothing ran, and this denial is recorded in its place.
-    if (settled && isDenying(settled) && !isLive(settled, leasing.now)) {
-      const { holder, until } = settled;
-      if (await ledger.begin(key, leaseFrom(denier), { holder, until })) {
-        await ledger.finish(key, outcome);
-      }
-      return outcome;
-    }
-    if (settled) return replay(settled, pending.command, called);
+    if (taken.entry) return replay(taken.entry, pending.command, called);
   } catch {
     // Nothing runs: the denial stands, recorded or not.
   }
   return outcome;
-}
-
-/** Every decision checked against the pending calls, before anything runs. */
-export async function checkDecisions<ResultBlock>(
-  paused: PausedTurn<ResultBlock>,
-  decisions: readonly ApprovalDecision[],
-  now: () => number,
-): Promise<Map<string, ApprovalDecision>> {
-  const pending = new Map<string, PendingCall>();
-  for (const { pending: call } of paused.answers) {
-    if (call === undefined) continue;
-    // The digest is computed again: a state changed after the pause cannot carry an old one.
-    if ((await callDigest(call.id, call.command, call.input)) !== call.digest) {
-      throw new ApprovalError(
-        "tampered",
-        `The pending call ${describeCall(call)} does not match its digest: the stored state was changed after the pause.`,
-      );
-    }
-    pending.set(call.digest, call);
-  }
-  const chosen = new Map<string, ApprovalDecision>();
-  const time = now();
-  for (const decision of decisions) {
-    const call = pending.get(decision.digest);
-    if (call === undefined) {
-      throw new ApprovalError(
-        "not-pending",
-        `A decision (digest ${decision.digest}) is for no call pending in this state: another call, another input, or a call already decided.`,
-      );
-    }
-    if (chosen.has(decision.digest)) {
-      throw new ApprovalError("duplicate", `Two decisions were given for ${describeCall(call)}.`);
-    }
-    if (decision.expiresAt !== undefined && !(time <= decision.expiresAt)) {
-      throw new ApprovalError(
-        "expired",
-        `The decision for ${describeCall(call)} expired at ${new Date(decision.expiresAt).toISOString()}.`,
-      );
-    }
-    chosen.set(decision.digest, decision);
-  }
-  for (const call of pending.values()) {
-    if (!chosen.has(call.digest)) {
-      throw new ApprovalError("undecided", `No decision was given for ${describeCall(call)}.`);
-    }
-  }
-  return chosen;
-}
-
-function describeCall(call: PendingCall): string {
-  return `${JSON.stringify(call.command)}${call.id === undefined ? "" : ` (call ${call.id})`}`;
 }
 
 /** `value` as plain JSON data of the same type: what a store gives back is what was stored. */

@@ -2,18 +2,14 @@
  * The component's life between calls: one subscription to its `subscribe` and `onEvent`, held
  * only while someone listens, whose changes reach every listener in the order they happened,
  * each once, with the snapshot they led to. `observe`, `until`, the model's wait and the loop's
- * `tellChanges` are all listeners of it.
+ * change notes are all listeners of it. Made for a bridge the first time one of them needs it:
+ * a bridge nobody observes carries none of this.
  */
+
+import { withDeadline } from "../bridge/deadline.js";
+import type { BridgeParts } from "../bridge/pipeline.js";
 import { describe } from "../core/errors.js";
-import type {
-  AbortSignalLike,
-  AgentComponent,
-  LiveChange,
-  NeutralToolCall,
-  RuntimeEvent,
-  WarningSink,
-} from "../core/types.js";
-import { withDeadline } from "./deadline.js";
+import type { AbortSignalLike, LiveChange, NeutralToolCall, RuntimeEvent } from "../core/types.js";
 
 /** Options of `until`. */
 export interface UntilOptions {
@@ -33,30 +29,42 @@ export interface UntilOptions {
 
 /** What the bridge keeps of a component that reports its changes. */
 export interface Live<S, E extends RuntimeEvent> {
-  /** See `ToolBridge.observe`. */
+  /** See `observe`. */
   observe(listener: (change: LiveChange<S, E>) => void): () => void;
-  /** See `ToolBridge.until`. */
+  /** See `until`. */
   until(
     match: (change: LiveChange<S, E>) => boolean,
     options?: UntilOptions,
   ): Promise<LiveChange<S, E>>;
   /** The component's snapshot now (`getSnapshot()`); throws what it throws. */
   snapshot(): S;
-  /** Whether anyone listens now. */
-  listening(): boolean;
-  /** Marks `call`'s command as running: what happens until `leave` is its, not the world's. */
-  enter(call: NeutralToolCall): void;
-  leave(call: NeutralToolCall): void;
 }
 
+// One live state per bridge, made at its first use.
+const lives = new WeakMap<object, Live<never, never> | null>();
+
 /**
- * The live state of `component`, or `undefined` when it cannot report one: it needs both
- * `subscribe` (to hear that something may have changed) and `getSnapshot` (to see what).
+ * The live state of the bridge made of `parts`, or `undefined` when its component cannot report
+ * one: it needs both `subscribe` (to hear that something may have changed) and `getSnapshot` (to
+ * see what). Made once per bridge; from then on, what happens while one of its calls runs is
+ * that call's (`LiveChange.call`).
  */
 export function liveOf<S, E extends RuntimeEvent>(
-  component: AgentComponent<S, E>,
-  warn: WarningSink,
+  parts: BridgeParts<S, E>,
 ): Live<S, E> | undefined {
+  const known = lives.get(parts);
+  // Kept without its types (a WeakMap holds one type); given back with the bridge's own.
+  if (known !== undefined) return (known ?? undefined) as Live<S, E> | undefined;
+  const live = made(parts);
+  lives.set(parts, (live ?? null) as Live<never, never> | null);
+  return live;
+}
+
+function made<S, E extends RuntimeEvent>({
+  component,
+  warn,
+  pipeline,
+}: BridgeParts<S, E>): Live<S, E> | undefined {
   const { subscribe, getSnapshot, onEvent } = component;
   if (typeof subscribe !== "function" || typeof getSnapshot !== "function") return undefined;
 
@@ -196,18 +204,24 @@ export function liveOf<S, E extends RuntimeEvent>(
     }
   };
 
-  return {
-    observe,
-    until,
-    snapshot: () => getSnapshot.call(component),
-    listening: () => listeners.size > 0,
-    enter(call) {
-      running = call;
-    },
-    leave(call) {
-      if (running === call) running = undefined;
-    },
+  // What happens while a command runs is its call's, until it is answered; marked only while
+  // someone observes, so a call costs nothing more when nobody does.
+  const execute = pipeline.execute;
+  const leave = (call: NeutralToolCall) => {
+    if (running === call) running = undefined;
   };
+  pipeline.execute = (route, call, options, span) => {
+    if (listeners.size === 0) return execute(route, call, options, span);
+    running = call;
+    const outcome = execute(route, call, options, span);
+    if (!(outcome instanceof Promise)) {
+      leave(call);
+      return outcome;
+    }
+    return outcome.finally(() => leave(call));
+  };
+
+  return { observe, until, snapshot: () => getSnapshot.call(component) };
 }
 
 function named(name: string, message: string, cause?: unknown): Error {

@@ -3,11 +3,13 @@
  * `requestUserInteraction`): the call the approval policy held, settled by their answer at once,
  * instead of pausing a loop.
  */
+
+import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
+import type { PendingCall } from "../core/approval.js";
 import { denied } from "../core/errors.js";
 import { err } from "../core/result.js";
 import type { RuntimeEvent } from "../core/types.js";
-import { type PendingCall, withApprovals } from "./approval.js";
-import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "./bridge.js";
+import { withApprovals } from "./approval.js";
 
 /** What the person said: run it, or why not (read by the model). */
 export type PersonsAnswer = "allow" | { readonly deny: string };

@@ -1,27 +1,20 @@
 /**
  * `resumeToolLoop`: a loop paused for approval, settled with a person's decisions and continued.
  */
+
+import { type ApprovalDecision, checkDecisions } from "../approval/decisions.js";
+import { type Claim, claimTurn, settleTurn } from "../approval/pause.js";
+import { checkTracer } from "../bridge/checks.js";
+import { type CallListeners, listenersOf } from "../bridge/context.js";
+import type { LoopToolBridge } from "../bridge/types.js";
+import type { CallLedger } from "../core/ledger.js";
 import { err, ok } from "../core/result.js";
 import type { ToolTracer } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
-import type { ApprovalDecision } from "./approval.js";
-import type { LoopToolBridge } from "./bridge.js";
-import { type CallListeners, listenersOf } from "./context.js";
-import { type Claim, checkDecisions, claimTurn, settleTurn } from "./decisions.js";
-import type { CallLedger } from "./ledger.js";
-import {
-  lastSnapshot,
-  type ModelRequest,
-  type PlatformAbortSignal,
-  runToolLoop,
-  startAt,
-  stepOf,
-  type ToolLoopResult,
-  type ToolLoopStep,
-} from "./loop.js";
+import { lastSnapshot, notesOf, runToolLoop, startAt, stepOf } from "./loop.js";
 import type { ToolLoopState } from "./loop-state.js";
-import { type SpanTracer, toolTracer } from "./spans.js";
-import { type TellChanges, tellerOf } from "./tell-changes.js";
+import type { ChangeNotes } from "./tell-changes.js";
+import type { ModelRequest, PlatformAbortSignal, ToolLoopResult, ToolLoopStep } from "./types.js";
 
 /** Options of `resumeToolLoop`. */
 export interface ResumeToolLoopOptions<
@@ -61,21 +54,21 @@ export interface ResumeToolLoopOptions<
   /** The clock decisions' `expiresAt` and the leases are read with. @default Date.now */
   now?: () => number;
   /** As for `runToolLoop`: the resumed run, its turns, requests and calls, as one run. */
-  tracer?: ToolTracer | SpanTracer;
+  tracer?: ToolTracer;
   /** As for `runToolLoop`: the model's name on the spans. */
   modelName?: string;
   /** As for `runToolLoop`: the agent's name on the spans. */
   agentName?: string;
   /**
-   * As for `runToolLoop`, observed from the resume's start: what changes outside the model's
+   * As for `runToolLoop` (`changeNotes()`), observed from the resume's start: what changes outside the model's
    * calls from then on (while the paused turn's calls are settled, and after) is told at the next
    * request. What happened while the loop was paused, before the resume started, is not told —
    * nobody observed it, perhaps in another process — but the settled calls' answers carry the
    * state then.
    *
-   * @default false
+   * @default undefined — nothing is told
    */
-  tellChanges?: TellChanges;
+  tellChanges?: ChangeNotes;
 }
 
 /**
@@ -109,10 +102,10 @@ export async function resumeToolLoop<
   options: ResumeToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Signal>,
 ): Promise<ToolLoopResult<S, E, Response, ResultBlock, Message>> {
   const { tools, model, state, signal, onStep, modelName, agentName } = options;
-  const tracer = options.tracer && toolTracer(options.tracer);
+  const tracer = options.tracer && checkTracer(options.tracer);
   const { ledger, leaseMs } = options;
   // Observing from here: the settled turn's own calls are the model's, anything else is told.
-  const teller = tellerOf(tools, options.tellChanges, "resumeToolLoop");
+  const teller = notesOf(tools, options.tellChanges, "resumeToolLoop");
   const settling = {
     ...(ledger === undefined ? {} : { ledger }),
     ...(signal === undefined ? {} : { signal }),
@@ -126,7 +119,11 @@ export async function resumeToolLoop<
   // The spans still this function's to end, should something throw.
   let open = { turn, run };
   try {
-    const chosen = await checkDecisions(state.paused, options.decisions, options.now ?? Date.now);
+    const chosen = await checkDecisions(
+      state.paused.answers,
+      options.decisions,
+      options.now ?? Date.now,
+    );
     claim = await claimTurn(state.paused.scope, settling);
     const answers = await settleTurn(tools, state.paused, chosen, {
       ...settling,

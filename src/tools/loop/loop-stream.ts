@@ -5,14 +5,14 @@
  * stream; the bridge's queue keeps the calls one at a time, in the model's order.
  */
 
+import type { CallListeners } from "../bridge/context.js";
+import { withDeadline } from "../bridge/deadline.js";
+import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
+import type { CallLedger } from "../core/ledger.js";
 import { err, ok } from "../core/result.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
 import type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
-import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "./bridge.js";
-import type { CallListeners } from "./context.js";
-import { withDeadline } from "./deadline.js";
-import type { CallLedger } from "./ledger.js";
 
 /** What the model function may give: its response, or a stream of its provider's events. */
 export type ModelReply<Returned, Event> = Returned | AsyncIterable<Event>;

@@ -1,11 +1,14 @@
 /**
  * Leases on ledger keys: a `started` entry says who holds it until when, the holder renews it
  * while it works, and whoever meets it tells "still running somewhere" (a live lease: wait, or
- * refuse) from "its process died" (a lease that ran out: never run again).
+ * refuse) from "its process died" (a lease that ran out: never run again, unless it is safe to).
+ * `take` is the one way a key is held — by a call, a resume's claim, a denial — so every holder
+ * meets another by the same rules.
  */
+
+import { withDeadline } from "../bridge/deadline.js";
+import type { CallLedger, LedgerEntry, LedgerLease } from "../core/ledger.js";
 import type { AbortSignalLike } from "../core/types.js";
-import { withDeadline } from "./deadline.js";
-import type { CallLedger, LedgerEntry, LedgerLease } from "./ledger.js";
 
 declare function setInterval(callback: () => void, ms: number): unknown;
 declare function clearInterval(handle: unknown): void;
@@ -99,4 +102,56 @@ export async function awaitHolder(
     seen = (await ledger.get(key)) ?? { status: "started", holder: seen.holder, until: 0 };
   }
   return seen;
+}
+
+/** How `take` treats a key someone else holds or held. */
+export interface TakeRule {
+  /**
+   * Whether a started entry whose holder is gone (its lease ran out) may be taken over: when
+   * running under it again cannot take effect twice (an idempotent command, a holder that only
+   * recorded a denial) or nothing ran under it yet (a resume's claim).
+   */
+  retakes(entry: Extract<LedgerEntry, { status: "started" }>): boolean;
+  /**
+   * Wait while another holds the key (a live lease) — until `signal` aborts — rather than
+   * answer at once with its entry.
+   */
+  outlast?: { signal: AbortSignalLike | undefined };
+}
+
+/**
+ * What `take` came to: the key is this holder's now, or it is someone else's (their entry as last
+ * seen; `undefined` when `signal` aborted the wait for it).
+ */
+export type Taken = { held: true } | { held: false; entry: LedgerEntry | undefined };
+
+/**
+ * Holds `key` for `leasing`'s holder: recorded as started when absent (atomically), or taken
+ * over — exactly the lease that ran out, a compare-and-set — from a holder that is gone, when
+ * `rule.retakes` it. `found` is the entry the caller already read, if it did. A key found gone
+ * between a `begin` and a `get` (a store that expires entries) reads as a lease that ran out.
+ */
+export async function take(
+  ledger: CallLedger,
+  key: string,
+  leasing: Leasing,
+  rule: TakeRule,
+  found?: LedgerEntry,
+): Promise<Taken> {
+  let entry = found;
+  if (entry === undefined) {
+    if (await ledger.begin(key, leaseFrom(leasing))) return { held: true };
+    entry = (await ledger.get(key)) ?? { status: "started", holder: "", until: 0 };
+  }
+  if (rule.outlast && isLive(entry, leasing.now)) {
+    const settled = await awaitHolder(ledger, key, entry, leasing.now, rule.outlast.signal);
+    if (settled === undefined) return { held: false, entry: undefined };
+    entry = settled;
+  }
+  if (entry.status !== "started" || isLive(entry, leasing.now) || !rule.retakes(entry)) {
+    return { held: false, entry };
+  }
+  const { holder, until } = entry;
+  const taken = await ledger.begin(key, leaseFrom(leasing), { holder, until });
+  return taken ? { held: true } : { held: false, entry };
 }

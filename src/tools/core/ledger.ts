@@ -1,11 +1,12 @@
 /**
- * The ledger of answered calls: what makes a call run at most once across a pause, a resume and a
- * crash, and a paused turn resumed at most once. It is a port — an in-memory default held by the
- * process, or any store of the application's — and the shell is its only user.
+ * The ledger port: where the approval layer records each call it runs and each paused turn it
+ * resumes, so that a call runs at most once across a pause, a resume and a crash. Types, and the
+ * check of an entry read back from a store; the in-memory ledger is approval/ledger.ts, durable
+ * ones are ledgers/.
  */
-import { isRecord } from "../core/json.js";
-import type { Result } from "../core/result.js";
-import type { Observation, ToolError } from "../core/types.js";
+import { isRecord } from "./json.js";
+import type { Result } from "./result.js";
+import type { Observation, ToolError } from "./types.js";
 
 /** A value now, or the promise of it: a store answers either way. */
 export type Awaitable<T> = T | PromiseLike<T>;
@@ -69,23 +70,6 @@ export interface CallLedger {
   finish(key: string, outcome: RecordedOutcome): Awaitable<void>;
 }
 
-/** The in-memory ledger: a `CallLedger` whose entries can be read out as plain JSON. */
-export interface MemoryLedger extends CallLedger {
-  /** Every entry, as plain JSON: store it, and give it back to `memoryLedger` to go on. */
-  entries(): Record<string, LedgerEntry>;
-}
-
-/** Options of `memoryLedger`. */
-export interface MemoryLedgerOptions {
-  /**
-   * The most entries kept: past it, the oldest answered entries are dropped (a started one, still
-   * running or left by a resume that threw, is kept until it is answered).
-   *
-   * @default Infinity — every entry is kept
-   */
-  maxEntries?: number;
-}
-
 /**
  * `value` as a ledger entry — what a store gave back — or a `TypeError` saying why it is not one.
  * A durable ledger's `get` reads its stored value through it, so a corrupted entry is reported
@@ -110,83 +94,6 @@ export function readLedgerEntry(value: unknown): LedgerEntry {
   throw new TypeError(
     `not a ledger entry (expected { status: "started", holder, until } or { status: "answered", outcome }): ${preview(value)}`,
   );
-}
-
-/**
- * A ledger held in memory, starting from `entries` (what an earlier `entries()` returned): exactly
- * once within this process. A process that may die while a call runs, or several processes
- * resuming the same states, need one durable `CallLedger` instead (see docs/approval.md).
- *
- * @example
- * ```ts
- * const ledger = memoryLedger();
- * await tools.answerToolCalls(response, { ledger, scope: "conversation-42/turn-3" });
- * save(JSON.stringify(ledger.entries()));
- * ```
- */
-export function memoryLedger(
-  entries: Record<string, LedgerEntry> = {},
-  options: MemoryLedgerOptions = {},
-): MemoryLedger {
-  const held = new Map<string, LedgerEntry>();
-  for (const [key, entry] of Object.entries(entries)) held.set(key, readLedgerEntry(entry));
-  const max = options.maxEntries ?? Number.POSITIVE_INFINITY;
-  if (!(max >= 1)) throw new TypeError("memoryLedger: maxEntries must be at least 1");
-  const holds = (key: string, lease: LedgerLease) => {
-    const entry = held.get(key);
-    return entry?.status === "started" && entry.holder === lease.holder ? entry : undefined;
-  };
-  // Map order is insertion order: the first answered entries met are the oldest.
-  const trim = () => {
-    if (held.size <= max) return;
-    for (const [key, entry] of held) {
-      if (entry.status === "answered") held.delete(key);
-      if (held.size <= max) return;
-    }
-  };
-  return {
-    // Every entry was read when it came in (given, or recorded by the shell).
-    get: (key) => held.get(key),
-    begin: (key, lease, expired) => {
-      const entry = held.get(key);
-      // Absent, or still exactly the lease that ran out: a compare-and-set.
-      const free =
-        entry === undefined ||
-        (expired !== undefined &&
-          entry.status === "started" &&
-          entry.holder === expired.holder &&
-          entry.until === expired.until);
-      if (!free) return false;
-      held.delete(key);
-      held.set(key, { status: "started", holder: lease.holder, until: lease.until });
-      trim();
-      return true;
-    },
-    renew: (key, lease) => {
-      if (!holds(key, lease)) return false;
-      held.set(key, { status: "started", holder: lease.holder, until: lease.until });
-      return true;
-    },
-    finish: (key, outcome) => {
-      held.set(key, { status: "answered", outcome });
-      trim();
-    },
-    entries: () => Object.fromEntries(held),
-  };
-}
-
-/** How many entries the process's own ledger keeps: about 10 000 resumes. */
-export const DEFAULT_LEDGER_ENTRIES = 10_000;
-
-let processLedger: MemoryLedger | undefined;
-
-/**
- * The ledger a resume uses when the application gives none: one per process (or page), bounded
- * to `DEFAULT_LEDGER_ENTRIES` entries, the oldest answered ones dropped first.
- */
-export function defaultLedger(): MemoryLedger {
-  processLedger ??= memoryLedger({}, { maxEntries: DEFAULT_LEDGER_ENTRIES });
-  return processLedger;
 }
 
 function isOutcome(value: unknown): value is RecordedOutcome {

@@ -1,10 +1,15 @@
 /**
- * The model's side of live state: one more tool, declared beside the component's commands, with
- * which the model waits — without acting — for an event the component declares, for a command to
- * become available, or for any change, up to a bound the application sets. Declared as a command,
- * it reaches every dialect, the loop, the adapters and the hosts as every command does; the
- * bridge runs it beside the queue, so a wait never holds up another call.
+ * The model's side of live state, the wait layer `waitTool({ maxMs })`: one more tool, declared
+ * beside the component's commands, with which the model waits — without acting — for an event the
+ * component declares, for a command to become available, or for any change, up to a bound the
+ * application sets. Declared as a command, it reaches every dialect, the loop, the adapters and
+ * the hosts as every command does; it runs beside the queue, so a wait never holds up another
+ * call, and no policy, ledger or deadline but its own applies to it.
  */
+
+import { misuse } from "../bridge/checks.js";
+import type { BridgeParts, Layer, Run } from "../bridge/pipeline.js";
+import { executeFailed, threw } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err, ok, type Result } from "../core/result.js";
 import type {
@@ -13,21 +18,14 @@ import type {
   CommandSchema,
   JsonSchema,
   LiveChange,
+  NeutralToolCall,
   Observation,
   RuntimeEvent,
 } from "../core/types.js";
-import { misuse } from "./checks.js";
-import type { Live } from "./live.js";
+import { availableNow } from "./available.js";
+import { type Live, liveOf } from "./live.js";
 
-/**
- * The `wait` option of `igniteTools`: offers the model a tool with which it waits for something to
- * happen in the component.
- *
- * @example
- * ```ts
- * const tools = igniteTools(kitchen, openai, { wait: { maxMs: 60_000 } });
- * ```
- */
+/** Options of `waitTool`. */
 export interface WaitOptions {
   /**
    * The longest one wait may last, in milliseconds. The model may ask for less (`seconds`), never
@@ -71,8 +69,102 @@ interface WaitInput {
   seconds?: number;
 }
 
-/** The wait, checked and bound to one bridge. */
-export interface Waiter {
+/** The wait layer: what `wait` takes. */
+export interface WaitTool extends Layer<"wait"> {
+  /** The tool's name. */
+  readonly name: string;
+  /** The longest one wait may last, in milliseconds. */
+  readonly maxMs: number;
+}
+
+/** Why a wait gave no answer: cancelled, or the component failed while it was watched. */
+type WaitStopped =
+  | { readonly stop: "cancelled" }
+  | { readonly stop: "threw"; readonly error: unknown };
+
+/** The wait tool's name when `wait.name` is not given. */
+export const DEFAULT_WAIT_NAME = "waitFor";
+
+/**
+ * The wait layer for `igniteTools`' `wait` option: the model is offered one more tool (`waitFor`,
+ * or `name`) with which it waits, without acting, for one of the events the component declares
+ * (`getSchema().events`), for a gated command to become available, or for any change — at most
+ * `maxMs`. It answers with a `WaitObservation`: what happened, the snapshot and the commands
+ * available now, or that nothing did in time. A wait runs beside the other calls (it holds none
+ * up); the call's signal cancels it. The component needs `subscribe` and `getSnapshot` (a
+ * `TypeError` when the bridge is built otherwise). See docs/live-state.md.
+ *
+ * @example
+ * ```ts
+ * const tools = igniteTools(kitchen, openai, { wait: waitTool({ maxMs: 60_000 }) });
+ * ```
+ */
+export function waitTool(options: WaitOptions): WaitTool {
+  if (!isRecord(options)) misuse("waitTool takes an object: { maxMs, name? }");
+  const { maxMs, name = DEFAULT_WAIT_NAME } = options;
+  if (!(typeof maxMs === "number" && Number.isFinite(maxMs) && maxMs > 0)) {
+    misuse(`wait.maxMs must be a finite number of milliseconds > 0, not ${String(maxMs)}`);
+  }
+  if (typeof name !== "string" || !/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name)) {
+    misuse(`wait.name must be a tool name (letters, digits, _ and -), not ${String(name)}`);
+  }
+  return { layer: "wait", name, maxMs, install: (parts) => install(parts, waiter(maxMs, name)) };
+}
+
+/** Joins the wait to one bridge: declared, beside the queue, answered, its answer kept whole. */
+function install<S, E extends RuntimeEvent>(parts: BridgeParts<S, E>, waiter: Waiter): void {
+  const live = liveOf(parts);
+  if (live === undefined) {
+    misuse(
+      "wait needs a component with subscribe() and getSnapshot(): without them nothing can be waited for",
+    );
+  }
+  const { pipeline } = parts;
+  const { name } = waiter;
+  const { declare, beside, route, answer } = pipeline;
+  pipeline.declare = (schema) => waiter.declare(declare(schema));
+  pipeline.beside = (called) => called === name || beside(called);
+  pipeline.route = (resolved, call, schema, options, span) => {
+    if (resolved.command !== name) return route(resolved, call, schema, options, span);
+    span?.phase("execute");
+    return waited(waiter, live, parts, resolved.input, call, options?.signal);
+  };
+  // A wait's answer is projected like any observation, and keeps what it says of the wait.
+  if (answer) {
+    pipeline.answer = (call, value) => {
+      const shown = answer(call, value);
+      if (!shown.ok || call.name !== name || !isWaitAnswer(value)) return shown;
+      return ok({ waited: value.waited, ...shown.value, available: value.available });
+    };
+  }
+}
+
+/** One wait, answered as a call is: its route, and its outcome. */
+async function waited<S, E extends RuntimeEvent>(
+  waiter: Waiter,
+  live: Live<S, E>,
+  parts: BridgeParts<S, E>,
+  input: unknown,
+  call: NeutralToolCall,
+  signal: AbortSignalLike | undefined,
+): Promise<Run<S, E>> {
+  const { name: command } = waiter;
+  const available = () => availableNow(parts) ?? [];
+  const answer = await waiter.wait(input, live, available, signal);
+  const route = { command, input };
+  if (answer.ok) return { route, outcome: answer };
+  const called = call.toolName ?? command;
+  const outcome =
+    answer.error.stop === "cancelled"
+      ? executeFailed(command, "cancelled", CANCELLED, { cause: signal?.reason, called })
+      : threw(command, answer.error.error, called);
+  return { route, outcome: err(outcome) };
+}
+
+const CANCELLED = "was cancelled while it waited; waiting changes nothing";
+
+/** The wait, bound to its bound and name. */
+interface Waiter {
   readonly name: string;
   /** `schema` with the wait tool declared among its commands (a malformed schema as it is). */
   declare(schema: AgentSchema): AgentSchema;
@@ -83,33 +175,6 @@ export interface Waiter {
     available: () => string[],
     signal: AbortSignalLike | undefined,
   ): Promise<Result<WaitObservation<S, E>, WaitStopped>>;
-}
-
-/** Why a wait gave no answer: cancelled, or the component failed while it was watched. */
-export type WaitStopped =
-  | { readonly stop: "cancelled" }
-  | { readonly stop: "threw"; readonly error: unknown };
-
-/** The wait tool's name when `wait.name` is not given. */
-export const DEFAULT_WAIT_NAME = "waitFor";
-
-/** The `wait` option, checked; `undefined` when the bridge offers no wait. */
-export function waiterOf(options: WaitOptions | undefined, live: unknown): Waiter | undefined {
-  if (options === undefined) return undefined;
-  if (!isRecord(options)) misuse("wait must be an object: { maxMs, name? }");
-  const { maxMs, name = DEFAULT_WAIT_NAME } = options;
-  if (!(typeof maxMs === "number" && Number.isFinite(maxMs) && maxMs > 0)) {
-    misuse(`wait.maxMs must be a finite number of milliseconds > 0, not ${String(maxMs)}`);
-  }
-  if (typeof name !== "string" || !/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name)) {
-    misuse(`wait.name must be a tool name (letters, digits, _ and -), not ${String(name)}`);
-  }
-  if (live === undefined) {
-    misuse(
-      "wait needs a component with subscribe() and getSnapshot(): without them nothing can be waited for",
-    );
-  }
-  return waiter(maxMs, name);
 }
 
 function waiter(maxMs: number, name: string): Waiter {

@@ -2,11 +2,12 @@
  * What a loop paused for approval hands the application: plain JSON holding everything
  * `resumeToolLoop` needs, in this process or in another one days later.
  */
+
+import { type PausedTurn, pauseToolCalls } from "../approval/pause.js";
+import type { ToolCallAnswer } from "../bridge/types.js";
+import type { PendingCall } from "../core/approval.js";
 import type { RuntimeEvent } from "../core/types.js";
 import { toJsonValue } from "../wire/result-text.js";
-import type { PendingCall } from "./approval.js";
-import type { ToolCallAnswer } from "./bridge.js";
-import { type PausedTurn, pauseToolCalls } from "./decisions.js";
 
 /**
  * A loop paused for approval, as plain JSON: store it anywhere (`JSON.stringify`), and give it

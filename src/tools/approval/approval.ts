@@ -1,0 +1,211 @@
+/**
+ * The approval and exactly-once layer, `approval(policy)`: between a resolved call and its
+ * `execute`, the ledger it was given first (a call already recorded is replayed), then the policy
+ * — not asked again for a call a person approved — then `execute`, recorded before and after. A
+ * call the policy asks about is held as a `PendingCall`, bound to its exact input by a digest,
+ * until a decision settles it (approval/pause.ts).
+ */
+
+import type { InvokeOptions } from "../bridge/call-options.js";
+import { newHolder, newId } from "../bridge/ids.js";
+import type { BridgeParts, Layer, Run } from "../bridge/pipeline.js";
+import type { ApprovalPolicy, ApprovalVerdict, PendingCall } from "../core/approval.js";
+import { denied } from "../core/errors.js";
+import { isRecord } from "../core/json.js";
+import { err } from "../core/result.js";
+import type {
+  AgentSchema,
+  CommandSchema,
+  EffectFlags,
+  NeutralToolCall,
+  Route,
+  RuntimeEvent,
+} from "../core/types.js";
+import { toJsonValue } from "../wire/result-text.js";
+import { callDigest } from "./decisions.js";
+import { DEFAULT_LEASE_MS } from "./lease.js";
+import { lookUp, type Recording, recorded, ruleFor } from "./record.js";
+
+/** The approval layer: what `approve` takes. */
+export interface Approval extends Layer<"approval"> {
+  /** The policy it asks; `undefined` when it only records calls. */
+  readonly policy: ApprovalPolicy | undefined;
+}
+
+/**
+ * The approval and exactly-once layer for `igniteTools`' `approve` option. With a policy, each
+ * call that passed validation and availability is asked about: `"allow"` runs it, `"deny"` (or
+ * `{ deny: reason }`) answers it `Denied`, `"ask"` holds it for a person (`pending`). A policy
+ * that throws denies. With or without one, a call given a `ledger` is recorded before and after
+ * it runs, so it runs once. The layer's own calls (the wait) are never asked about or recorded.
+ *
+ * @example
+ * ```ts
+ * const tools = igniteTools(shop, openai, {
+ *   approve: approval(({ flags }) => (flags.destructive ? "ask" : "allow")),
+ * });
+ * ```
+ */
+export function approval(policy?: ApprovalPolicy): Approval {
+  if (policy !== undefined && typeof policy !== "function") {
+    throw new TypeError("approval(policy): the policy is not a function");
+  }
+  return { layer: "approval", policy, install: (parts) => guard(parts, policy) };
+}
+
+/** The policy of `approve` (an `approval` layer), when it has one. */
+export function policyOf(approve: unknown): ApprovalPolicy | undefined {
+  if (typeof approve !== "object" || approve === null || !("policy" in approve)) return undefined;
+  const { policy } = approve;
+  return typeof policy === "function" ? (request) => policy(request) : undefined;
+}
+
+/** What a resume attaches to the options it invokes an approved call with. */
+interface Approvals {
+  readonly digests: ReadonlySet<string>;
+  readonly now: (() => number) | undefined;
+}
+
+// The digests a resume approved, attached to the options object it invokes with. Kept out of the
+// public options so that nothing but a checked decision can approve a call.
+const approvals = new WeakMap<object, Approvals>();
+
+/** `options` carrying the approval of `digests` (and the resume's clock, for the leases). */
+export function withApprovals<O extends object>(
+  options: O,
+  digests: Iterable<string>,
+  now?: () => number,
+): O {
+  const carrying = { ...options };
+  approvals.set(carrying, { digests: new Set(digests), now });
+  return carrying;
+}
+
+/** Why a held call was refused when nobody could be asked, or the asking failed. */
+export const NOT_ASKED = "it needs a person's approval, which was not given";
+
+/** Wraps the route stage of one bridge: every call with a policy, a ledger or an approval. */
+function guard<S, E extends RuntimeEvent>(
+  { pipeline }: BridgeParts<S, E>,
+  policy: ApprovalPolicy | undefined,
+): void {
+  const next = pipeline.route;
+  pipeline.route = (route, call, schema, options, span) => {
+    const approved = options && approvals.get(options);
+    const quiet = policy === undefined && options?.ledger === undefined && !approved;
+    if (quiet || pipeline.beside(route.command)) return next(route, call, schema, options, span);
+    span?.phase("approve");
+    // The ledger is this layer's: what runs after it is the call alone.
+    const rest = options && withoutLedger(options);
+    const run = () => next(route, call, schema, rest, span);
+    return guarded<S, E>(policy, approved, route, call, schema, options, run).then((done) => {
+      if (done.pending) span?.phase("held");
+      return done;
+    });
+  };
+}
+
+/**
+ * The ledger first (a call already recorded is replayed), then the policy — not asked again for
+ * a call a person approved, since it was asked when the call was held, nor for one this call took
+ * over from a holder that died (it was let through when it first started) — then `run`, recorded.
+ */
+async function guarded<S, E extends RuntimeEvent>(
+  policy: ApprovalPolicy | undefined,
+  approved: Approvals | undefined,
+  route: Route,
+  call: NeutralToolCall,
+  schema: AgentSchema,
+  options: InvokeOptions | undefined,
+  run: () => Run<S, E> | Promise<Run<S, E>>,
+): Promise<Run<S, E>> {
+  const called = call.toolName ?? route.command;
+  // A call without an id cannot be told from an identical one, so it is not recorded — unless a
+  // person approved it: that decision must never run it twice.
+  const ledger = call.id === undefined && !approved ? undefined : options?.ledger;
+  // Hashed only when something needs it: a ledger, an approval, or a call the policy asks about.
+  let digest = ledger || approved ? await callDigest(call.id, route.command, route.input) : "";
+  const given = options?.scope;
+  const declared = schema.commands[route.command] ?? {};
+  const recording: Recording | undefined = ledger && {
+    ledger,
+    key: `${given ?? newId()}/${digest}`,
+    leasing: {
+      holder: newHolder(),
+      leaseMs: options?.leaseMs ?? DEFAULT_LEASE_MS,
+      now: approved?.now ?? Date.now,
+    },
+    rule: ruleFor(declared.idempotent === true, options?.signal),
+  };
+  // A scope of its own is new: nothing can be recorded under it yet.
+  let held = false;
+  if (recording && given !== undefined) {
+    const found = await lookUp<S, E>(recording, route, called);
+    if (found.outcome) return { outcome: found.outcome };
+    held = found.held;
+  }
+  if (policy && !approved?.digests.has(digest) && !held) {
+    const flags = flagsOf(declared);
+    const verdict = await ask(policy, { route, schema: declared, flags, call });
+    if (verdict !== "allow" && verdict !== "ask") {
+      const reason = verdict === "deny" ? undefined : verdict.deny;
+      return { outcome: err(denied(route.command, reason, called)) };
+    }
+    if (verdict === "ask") {
+      digest ||= await callDigest(call.id, route.command, route.input);
+      // Answered as a denial until a decision comes: an application that ignores `pending`
+      // still tells the model the call did not run.
+      const pending = pendingCall(call, route, declared, flags, digest);
+      return { outcome: err(denied(route.command, NOT_ASKED, called)), pending };
+    }
+  }
+  return recording ? recorded(recording, route, called, held, run) : run();
+}
+
+/** The call held for a person: plain JSON, with what an approval screen shows of its command. */
+function pendingCall(
+  call: NeutralToolCall,
+  route: Route,
+  declared: CommandSchema,
+  flags: EffectFlags,
+  digest: string,
+): PendingCall {
+  const { title, description } = declared;
+  return {
+    ...(call.id === undefined ? {} : { id: call.id }),
+    command: route.command,
+    input: route.input,
+    flags,
+    ...(call.toolName === undefined ? {} : { toolName: call.toolName }),
+    ...(typeof title === "string" ? { title } : {}),
+    ...(typeof description === "string" ? { description } : {}),
+    digest,
+  };
+}
+
+/** `options` without what the ledger layer consumed, for the stages after it. */
+function withoutLedger(options: InvokeOptions): InvokeOptions {
+  const { ledger: _ledger, scope: _scope, leaseMs: _leaseMs, ...rest } = options;
+  return rest;
+}
+
+/** The policy's verdict; a policy that throws, rejects or answers nonsense denies. */
+export async function ask(
+  policy: ApprovalPolicy,
+  request: Parameters<ApprovalPolicy>[0],
+): Promise<ApprovalVerdict> {
+  try {
+    const verdict: unknown = await policy(request);
+    if (verdict === "allow" || verdict === "ask" || verdict === "deny") return verdict;
+    const reason = isRecord(verdict) ? verdict.deny : undefined;
+    if (typeof reason === "string") return { deny: reason };
+  } catch {
+    // fails closed, below
+  }
+  return { deny: "the approval policy could not decide" };
+}
+
+export function flagsOf({ readOnly, destructive, idempotent }: EffectFlags): EffectFlags {
+  // Only the flags the command declares; a JSON copy leaves the undefined ones out.
+  return toJsonValue({ readOnly, destructive, idempotent }) as EffectFlags;
+}

@@ -1,0 +1,192 @@
+/**
+ * What the bridge checks of the application's own code: the component and the options at
+ * construction (a mistake there is a `TypeError`, never a model's problem), the gating the
+ * component declares, and the warnings channel that reports what is odd but not fatal.
+ */
+import { describe } from "../core/errors.js";
+import type { ToolTracer } from "../core/tracing.js";
+import type {
+  AgentComponent,
+  NeutralManifest,
+  RuntimeEvent,
+  ToolOffer,
+  ToolWarning,
+  WarningSink,
+} from "../core/types.js";
+import { describeValue } from "../wire/describe-value.js";
+import { isLayer, type Layer } from "./pipeline.js";
+import { LAYER_OPTIONS } from "./types.js";
+
+/** The application's mistake, found at construction. */
+export function misuse(problem: string): never {
+  throw new TypeError(`igniteTools: ${problem}`);
+}
+
+/** Throws a `TypeError` unless `component` has `getSchema()`, `execute()` and no odd `canExecute`. */
+export function checkComponent(component: AgentComponent<unknown, RuntimeEvent>): void {
+  // Whatever its type says: JavaScript callers pass anything.
+  const value: unknown = component;
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) {
+    misuse("the component must be an object with getSchema() and execute()");
+  }
+  for (const method of ["getSchema", "execute", "canExecute"] as const) {
+    const found = component[method];
+    if (typeof found !== "function" && (method !== "canExecute" || found != null)) {
+      misuse(`component.${method} is not a function`);
+    }
+  }
+}
+
+/** The bridge's own options, checked, and the layers it is given, in the order they join. */
+export interface CheckedBridgeOptions<Project> {
+  timeoutMs: number | undefined;
+  project: Project | undefined;
+  tracer: ToolTracer | undefined;
+  offer: ToolOffer;
+  layers: Layer[];
+}
+
+/** The options of `igniteTools`, checked: a bad one is a `TypeError` at construction. */
+export function checkOptions<Project>(options: {
+  timeoutMs?: number;
+  project?: Project;
+  onWarning?: WarningSink;
+  tracer?: unknown;
+  offer?: unknown;
+}): CheckedBridgeOptions<Project> {
+  const { timeoutMs, project, onWarning, tracer, offer } = options;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
+    misuse(`timeoutMs must be a number ≥ 0 (Infinity for none), not ${String(timeoutMs)}`);
+  }
+  if (project !== undefined && typeof project !== "function") misuse("project is not a function");
+  if (onWarning !== undefined && typeof onWarning !== "function") {
+    misuse("onWarning is not a function");
+  }
+  return {
+    // No limit at all needs no timer at all.
+    timeoutMs: timeoutMs === Number.POSITIVE_INFINITY ? undefined : timeoutMs,
+    project,
+    tracer: tracer === undefined ? undefined : checkTracer(tracer),
+    offer: offerOf(offer),
+    layers: layersOf(options),
+  };
+}
+
+/**
+ * The layers among `options`, in the order of `LAYER_OPTIONS`; a value that is not the layer its
+ * option takes (a plain policy, `{ maxMs }`: the forms before layers) is a `TypeError` saying
+ * which function makes it.
+ */
+function layersOf(options: object): Layer[] {
+  const layers: Layer[] = [];
+  for (const [key, { layer, madeBy }] of Object.entries(LAYER_OPTIONS)) {
+    const value: unknown = Reflect.get(options, key);
+    if (value === undefined) continue;
+    if (!isLayer(value) || value.layer !== layer) {
+      misuse(`${key} takes what ${madeBy} makes, not ${describeValue(value)} (see CHANGELOG.md)`);
+    }
+    layers.push(value);
+  }
+  return layers;
+}
+
+/** The `offer` option, checked: anything else is the application's mistake, said now. */
+function offerOf(offer: unknown): ToolOffer {
+  if (offer === undefined || offer === "available") return "available";
+  if (offer === "declared") return offer;
+  misuse(`offer must be "available" or "declared", not ${String(offer)}`);
+}
+
+/**
+ * Whether a command is available now, read fresh on every use — availability is a property of
+ * the component's state right now — or `undefined` for a component without `canExecute`. A throw
+ * fails closed, and the application hears of it.
+ */
+export function gateOf<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  warn: WarningSink,
+): () => ((name: string) => boolean) | undefined {
+  const gate = (name: string) => {
+    try {
+      return component.canExecute?.(name) === true;
+    } catch (error) {
+      warn({
+        code: "canExecute-threw",
+        command: name,
+        message: `canExecute(${JSON.stringify(name)}) threw (${describe(error)}): the command is unavailable.`,
+      });
+      return false;
+    }
+  };
+  return () => (typeof component.canExecute === "function" ? gate : undefined);
+}
+
+/**
+ * `sink`, hearing each distinct warning once: a warning raised every turn (a dialect's fallback,
+ * a `canExecute` that keeps throwing) reaches the application the first time only. A sink that
+ * throws is ignored: a log must not break a call.
+ */
+export function onceEach(sink: WarningSink | undefined): WarningSink {
+  if (sink === undefined) return () => undefined;
+  const heard = new Set<string>();
+  return (warning: ToolWarning) => {
+    // A throw's message varies from call to call; the command that throws does not.
+    const key =
+      warning.code === "canExecute-threw"
+        ? `${warning.code}\u0000${warning.command}`
+        : `${warning.code}\u0000${warning.command ?? ""}\u0000${warning.message}`;
+    if (heard.has(key)) return;
+    heard.add(key);
+    try {
+      sink(warning);
+    } catch {
+      // ignored, as documented
+    }
+  };
+}
+
+/**
+ * Reports gating that cannot work as declared: a gated command without `canExecute` (offered in
+ * every state) and a `canExecute` without any gated command (never asked).
+ */
+export function gatingWarnings(
+  declared: NeutralManifest,
+  hasCanExecute: boolean,
+  warn: WarningSink,
+): void {
+  let gated = false;
+  for (const tool of declared) {
+    if (!tool.gated) continue;
+    gated = true;
+    if (hasCanExecute) return;
+    warn({
+      code: "gated-without-canExecute",
+      command: tool.name,
+      message: `Command ${JSON.stringify(tool.name)} is gated but there is no canExecute(): it is always offered.`,
+    });
+  }
+  if (hasCanExecute && !gated && declared.length > 0) {
+    warn({
+      code: "canExecute-without-gated",
+      message: "canExecute() is never asked: no command is `gated: true`.",
+    });
+  }
+}
+
+/** A `tracer` option: a `ToolTracer` (an OpenTelemetry `Tracer` goes in through `otelTracer`). */
+export function checkTracer(tracer: unknown): ToolTracer {
+  if (hasMethod<ToolTracer>(tracer, "start")) return tracer;
+  if (hasMethod(tracer, "startSpan")) {
+    misuse(
+      'tracer is an OpenTelemetry Tracer: give it as otelTracer(tracer), from "ignite-element/tools/otel"',
+    );
+  }
+  misuse("tracer is not a ToolTracer (no start method)");
+}
+
+/** Whether `value` is an object with a method `name`: the shape of `T`, as far as it is checked. */
+function hasMethod<T extends object>(value: unknown, name: keyof T & string): value is T {
+  return (
+    typeof value === "object" && value !== null && typeof Reflect.get(value, name) === "function"
+  );
+}
