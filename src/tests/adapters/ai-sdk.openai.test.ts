@@ -1,17 +1,11 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../tools/adapters/ai-sdk.js";
-import { type RecordingServer, startRecordingServer } from "../clients/recording-server.js";
+import { useRecordingServer } from "../clients/recording-server.js";
 import { counterWithTodos } from "../fixtures.js";
 
-let server: RecordingServer;
-
-beforeAll(async () => {
-  server = await startRecordingServer();
-});
-
-afterAll(() => server.close());
+const server = useRecordingServer();
 
 /** A Chat Completions response, shaped as OpenAI's API reference shows it. */
 function chatCompletion(message: Record<string, unknown>, finish_reason: string) {

@@ -4,19 +4,14 @@ import {
   OpenAIResponsesModel,
   RunContext,
   run,
-  setTracingDisabled,
 } from "@openai/agents";
 import { buildManifest } from "ignite-element/tools";
 import { openai } from "ignite-element/tools/openai";
 import { type AgentsTool, agentsTools } from "ignite-element/tools/openai-agents";
-import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AgentComponent } from "../../tools/index.js";
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  startRecordingServer,
-} from "../clients/recording-server.js";
+import type { RecordedRequest } from "../clients/recording-server.js";
+import { useAgentsServer } from "./agents-server.js";
 import {
   callsCompletion,
   functionCall,
@@ -27,23 +22,11 @@ import {
 } from "./openai-fixtures.js";
 import { thermostat } from "./thermostat.js";
 
-let server: RecordingServer;
-let client: OpenAI;
-let requests: RecordedRequest[];
-
-beforeAll(async () => {
-  setTracingDisabled(true);
-  server = await startRecordingServer();
-  requests = server.received;
-  client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
-});
-
-afterAll(() => server.close());
-
-beforeEach(() => server.clear());
+const { server, client } = useAgentsServer();
+const requests = server.received;
 
 function agentWith(tools: AgentsTool[]) {
-  const model = new OpenAIChatCompletionsModel(client, "gpt-4o");
+  const model = new OpenAIChatCompletionsModel(client(), "gpt-4o");
   return new Agent({ name: "Thermostat", instructions: "Run the thermostat.", model, tools });
 }
 
@@ -360,7 +343,7 @@ describe("agentsTools with the real Agents SDK and a Responses API server", () =
       response([functionCall("call_1", target, '{"value":19}')]),
       response([outputMessage("19 °C it is.")]),
     );
-    const model = new OpenAIResponsesModel(client, "gpt-4o");
+    const model = new OpenAIResponsesModel(client(), "gpt-4o");
     const agent = new Agent({ name: "Thermostat", model, tools });
 
     const result = await run(agent, "19 degrees, please.");

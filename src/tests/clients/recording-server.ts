@@ -29,7 +29,6 @@ export interface RecordingServer<Entry = RecordedRequest> {
   reply(...bodies: unknown[]): void;
   /** Forgets what was received and what is still queued. */
   clear(): void;
-  close(): Promise<void>;
 }
 
 export interface RecordingOptions<Entry> {
@@ -42,20 +41,6 @@ export interface RecordingOptions<Entry> {
   record?: (request: RecordedRequest) => Entry;
 }
 
-/** Starts a server that records every request and answers each with a queued JSON reply. */
-export function startRecordingServer(
-  options?: Omit<RecordingOptions<RecordedRequest>, "record">,
-): Promise<RecordingServer>;
-export function startRecordingServer<Entry>(
-  options: RecordingOptions<Entry> & { record: (request: RecordedRequest) => Entry },
-): Promise<RecordingServer<Entry>>;
-export async function startRecordingServer(
-  options: RecordingOptions<unknown> = {},
-): Promise<RecordingServer<unknown>> {
-  const { server, ...recording } = recorder(options);
-  return { ...recording, ...(await listen(server)) };
-}
-
 /**
  * A recording server for the tests that follow: it listens from before them (a `beforeAll` of the
  * file or `describe` this is called in) and is closed after them. Its `url` is for hooks and
@@ -63,13 +48,13 @@ export async function startRecordingServer(
  */
 export function useRecordingServer(
   options?: Omit<RecordingOptions<RecordedRequest>, "record">,
-): TestsRecordingServer;
+): RecordingServer;
 export function useRecordingServer<Entry>(
   options: RecordingOptions<Entry> & { record: (request: RecordedRequest) => Entry },
-): TestsRecordingServer<Entry>;
+): RecordingServer<Entry>;
 export function useRecordingServer(
   options: RecordingOptions<unknown> = {},
-): TestsRecordingServer<unknown> {
+): RecordingServer<unknown> {
   const { server, ...recording } = recorder(options);
   let listening: Listening | undefined;
   beforeAll(async () => {
@@ -84,9 +69,6 @@ export function useRecordingServer(
     },
   };
 }
-
-/** A recording server that `useRecordingServer` closes after the tests. */
-export type TestsRecordingServer<Entry = RecordedRequest> = Omit<RecordingServer<Entry>, "close">;
 
 /** The last `count` entries of a request's list, as the SDK sent it. */
 export const lastOf = (sent: unknown, count: number) =>
