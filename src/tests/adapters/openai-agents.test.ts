@@ -197,20 +197,8 @@ describe("agentsTools with the real Agents SDK and a Chat Completions server", (
   });
 
   it("describes a gated command with when it is available, since each tool is made once", () => {
-    const { component } = thermostat();
-    const saying: AgentComponent = {
-      ...component,
-      getSchema: () => {
-        const { commands } = component.getSchema();
-        return {
-          commands: {
-            ...commands,
-            boost: { ...commands.boost, availableWhen: "only while heating" },
-          },
-        };
-      },
-    };
-    const boost = agentsTools(saying).find((tool) => tool.name === "boost");
+    const { component } = thermostat({ boostAvailableWhen: "only while heating" });
+    const boost = agentsTools(component).find((tool) => tool.name === "boost");
     expect(boost?.description).toBe("Full power for 10 minutes. Available only while heating.");
   });
 
