@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** One scripted answer: a body written in pieces, as a streaming provider writes it. */
 export interface Replay {
@@ -20,13 +21,12 @@ export interface ReplayedRequest {
 
 /** A fake provider on 127.0.0.1 that answers each request with the next scripted replay. */
 export interface ReplayServer {
-  /** `http://127.0.0.1:<port>`. */
+  /** `http://127.0.0.1:<port>`; known once the server listens. */
   readonly url: string;
   readonly received: ReplayedRequest[];
   play(...replays: Replay[]): void;
   /** Forgets what was received and what is still queued. */
   clear(): void;
-  close(): Promise<void>;
 }
 
 /** Server-sent events: `event:` lines only when a name is given, as each provider does. */
@@ -63,7 +63,30 @@ export function brokenAfter(replay: Replay, count: number): Replay {
   };
 }
 
-export async function startReplayServer(): Promise<ReplayServer> {
+/**
+ * A replay server for the tests that follow, in the file or `describe` this is called in: it
+ * listens from before them, forgets what it received and still had queued before each, and is
+ * closed after them. Its `url` is for hooks and tests.
+ */
+export function useReplayServer(): ReplayServer {
+  const { server, ...replaying } = replayer();
+  let listening: Listening | undefined;
+  beforeAll(async () => {
+    listening = await listen(server);
+  });
+  afterAll(() => listening?.close());
+  beforeEach(() => replaying.clear());
+  return {
+    ...replaying,
+    get url() {
+      if (!listening) throw new Error("the replay server listens only from its beforeAll on");
+      return listening.url;
+    },
+  };
+}
+
+/** What records the requests and plays the replays, with its server, not yet listening. */
+function replayer() {
   const received: ReplayedRequest[] = [];
   const queue: Replay[] = [];
   const server = createServer(async (request, response) => {
@@ -83,18 +106,30 @@ export async function startReplayServer(): Promise<ReplayServer> {
     if (replay.breakOff) response.socket?.destroy();
     else response.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    server,
     received,
-    play: (...replays) => {
+    play: (...replays: Replay[]) => {
       queue.push(...replays);
     },
     clear: () => {
       received.length = 0;
       queue.length = 0;
     },
+  };
+}
+
+interface Listening {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** `server` listening on a free port of 127.0.0.1; `close` cuts the connections still open. */
+async function listen(server: Server): Promise<Listening> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
