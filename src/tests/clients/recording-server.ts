@@ -56,17 +56,36 @@ export function useRecordingServer(
   options: RecordingOptions<unknown> = {},
 ): RecordingServer<unknown> {
   const { server, ...recording } = recorder(options);
-  let listening: Listening | undefined;
-  beforeAll(async () => {
-    listening = await listen(server);
-  });
-  afterAll(() => listening?.close());
+  const url = listenForTests(server);
   return {
     ...recording,
     get url() {
-      if (!listening) throw new Error("the recording server listens only from its beforeAll on");
-      return listening.url;
+      return url();
     },
+  };
+}
+
+/**
+ * `server` listening on a free port of 127.0.0.1 for the tests that follow: from a `beforeAll` of
+ * the file or `describe` this is called in, and closed after them, its open connections cut first
+ * when `cutConnections`. Returns its address, `http://127.0.0.1:<port>`, known from then on.
+ */
+export function listenForTests(server: Server, { cutConnections = false } = {}): () => string {
+  let url: string | undefined;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    if (url === undefined) return;
+    if (cutConnections) server.closeAllConnections();
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
+  });
+  return () => {
+    if (url === undefined) throw new Error("the server listens only from its beforeAll on");
+    return url;
   };
 }
 
@@ -112,24 +131,6 @@ function recorder(options: RecordingOptions<unknown>) {
       received.length = 0;
       queue.length = 0;
     },
-  };
-}
-
-interface Listening {
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-/** `server` listening on a free port of 127.0.0.1. */
-async function listen(server: Server): Promise<Listening> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      ),
   };
 }
 

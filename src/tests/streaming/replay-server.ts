@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { createServer, type IncomingMessage } from "node:http";
+import { beforeEach } from "vitest";
+import { listenForTests } from "../clients/recording-server.js";
 
 /** One scripted answer: a body written in pieces, as a streaming provider writes it. */
 export interface Replay {
@@ -70,17 +70,12 @@ export function brokenAfter(replay: Replay, count: number): Replay {
  */
 export function useReplayServer(): ReplayServer {
   const { server, ...replaying } = replayer();
-  let listening: Listening | undefined;
-  beforeAll(async () => {
-    listening = await listen(server);
-  });
-  afterAll(() => listening?.close());
+  const url = listenForTests(server, { cutConnections: true });
   beforeEach(() => replaying.clear());
   return {
     ...replaying,
     get url() {
-      if (!listening) throw new Error("the replay server listens only from its beforeAll on");
-      return listening.url;
+      return url();
     },
   };
 }
@@ -116,25 +111,6 @@ function replayer() {
       received.length = 0;
       queue.length = 0;
     },
-  };
-}
-
-interface Listening {
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-/** `server` listening on a free port of 127.0.0.1; `close` cuts the connections still open. */
-async function listen(server: Server): Promise<Listening> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
   };
 }
 
