@@ -1,35 +1,12 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../tools/adapters/ai-sdk.js";
-import { type RecordingServer, startRecordingServer } from "../clients/recording-server.js";
+import { useRecordingServer } from "../clients/recording-server.js";
 import { counterWithTodos } from "../fixtures.js";
+import { callsCompletion, textCompletion, toolCall } from "./openai-fixtures.js";
 
-let server: RecordingServer;
-
-beforeAll(async () => {
-  server = await startRecordingServer();
-});
-
-afterAll(() => server.close());
-
-/** A Chat Completions response, shaped as OpenAI's API reference shows it. */
-function chatCompletion(message: Record<string, unknown>, finish_reason: string) {
-  return {
-    id: "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG",
-    object: "chat.completion",
-    created: 1_741_570_283,
-    model: "gpt-4o-2024-08-06",
-    choices: [{ index: 0, message, logprobs: null, finish_reason }],
-    usage: { prompt_tokens: 82, completion_tokens: 17, total_tokens: 99 },
-    service_tier: "default",
-    system_fingerprint: "fp_fc9f1d7035",
-  };
-}
-
-function toolCall(id: string, name: string, args: unknown) {
-  return { id, type: "function", function: { name, arguments: JSON.stringify(args) } };
-}
+const server = useRecordingServer();
 
 const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -39,24 +16,12 @@ describe("aiSdkTools end to end: @ai-sdk/openai against a recording server on 12
     const { tools, prepareStep } = aiSdkTools(component);
     const todoAdd = Object.keys(tools).find((name) => name.startsWith("todo_add_")) ?? "";
     server.reply(
-      chatCompletion(
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            toolCall("call_milk", todoAdd, { value: "milk" }),
-            toolCall("call_limit", "setLimit", { value: 99 }),
-            toolCall("call_inc", "increment", { by: 2 }),
-          ],
-          refusal: null,
-          annotations: [],
-        },
-        "tool_calls",
+      callsCompletion(
+        toolCall("call_milk", todoAdd, '{"value":"milk"}'),
+        toolCall("call_limit", "setLimit", '{"value":99}'),
+        toolCall("call_inc", "increment", '{"by":2}'),
       ),
-      chatCompletion(
-        { role: "assistant", content: "Added milk.", refusal: null, annotations: [] },
-        "stop",
-      ),
+      textCompletion("Added milk."),
     );
     const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key" });
 

@@ -1,12 +1,11 @@
-import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled } from "@openai/agents";
+import { Agent, OpenAIChatCompletionsModel, run } from "@openai/agents";
 import { generateText, type ModelMessage, stepCountIs } from "ai";
 import { aiSdkTools } from "ignite-element/tools/ai-sdk";
 import { langchainTools } from "ignite-element/tools/langchain";
 import { agentsTools } from "ignite-element/tools/openai-agents";
-import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ApprovalPolicy, approval } from "../../tools/index.js";
-import { type RecordingServer, startRecordingServer } from "../clients/recording-server.js";
+import { useAgentsServer } from "./agents-server.js";
 import { scriptedModel, toolResultsIn } from "./ai-sdk-model.js";
 import { callsCompletion, textCompletion, toolCall } from "./openai-fixtures.js";
 import { thermostat } from "./thermostat.js";
@@ -108,15 +107,7 @@ describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
 });
 
 describe("agentsTools with an approval policy (Agents SDK interruptions)", () => {
-  let server: RecordingServer;
-  let client: OpenAI;
-  beforeAll(async () => {
-    setTracingDisabled(true);
-    server = await startRecordingServer();
-    client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
-  });
-  afterAll(() => server.close());
-  beforeEach(() => server.clear());
+  const { server, client } = useAgentsServer();
 
   it("interrupts the run for a call the policy asks about, and runs it once the person approves", async () => {
     const device = thermostat();
@@ -127,7 +118,7 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
       callsCompletion(toolCall("call_1", target, '{"value":22}'), toolCall("call_2", "ping", "{}")),
       textCompletion("The target is 22 °C."),
     );
-    const model = new OpenAIChatCompletionsModel(client, "gpt-4o");
+    const model = new OpenAIChatCompletionsModel(client(), "gpt-4o");
     const agent = new Agent({ name: "Thermostat", model, tools });
 
     const first = await run(agent, "22 degrees, and ping.");
@@ -154,7 +145,7 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
     );
     const agent = new Agent({
       name: "Thermostat",
-      model: new OpenAIChatCompletionsModel(client, "gpt-4o"),
+      model: new OpenAIChatCompletionsModel(client(), "gpt-4o"),
       tools,
     });
     const first = await run(agent, "22 degrees.");

@@ -50,20 +50,8 @@ describe("langchainTools with the real @langchain/core", () => {
   });
 
   it("says in a gated command's description, and in its Unavailable answer, when it is available", async () => {
-    const { component } = thermostat();
-    const saying: AgentComponent = {
-      ...component,
-      getSchema: () => {
-        const { commands } = component.getSchema();
-        return {
-          commands: {
-            ...commands,
-            boost: { ...commands.boost, availableWhen: "only while heating" },
-          },
-        };
-      },
-    };
-    const boost = toolNamed(langchainTools(saying), "boost");
+    const { component } = thermostat({ boostAvailableWhen: "only while heating" });
+    const boost = toolNamed(langchainTools(component), "boost");
 
     // A bound tool list is fixed, so the model reads when before it ever calls.
     expect(boost.description).toBe("Full power for 10 minutes. Available only while heating.");

@@ -4,19 +4,14 @@ import {
   OpenAIResponsesModel,
   RunContext,
   run,
-  setTracingDisabled,
 } from "@openai/agents";
 import { buildManifest } from "ignite-element/tools";
 import { openai } from "ignite-element/tools/openai";
 import { type AgentsTool, agentsTools } from "ignite-element/tools/openai-agents";
-import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AgentComponent } from "../../tools/index.js";
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  startRecordingServer,
-} from "../clients/recording-server.js";
+import type { RecordedRequest } from "../clients/recording-server.js";
+import { useAgentsServer } from "./agents-server.js";
 import {
   callsCompletion,
   functionCall,
@@ -27,23 +22,11 @@ import {
 } from "./openai-fixtures.js";
 import { thermostat } from "./thermostat.js";
 
-let server: RecordingServer;
-let client: OpenAI;
-let requests: RecordedRequest[];
-
-beforeAll(async () => {
-  setTracingDisabled(true);
-  server = await startRecordingServer();
-  requests = server.received;
-  client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
-});
-
-afterAll(() => server.close());
-
-beforeEach(() => server.clear());
+const { server, client } = useAgentsServer();
+const requests = server.received;
 
 function agentWith(tools: AgentsTool[]) {
-  const model = new OpenAIChatCompletionsModel(client, "gpt-4o");
+  const model = new OpenAIChatCompletionsModel(client(), "gpt-4o");
   return new Agent({ name: "Thermostat", instructions: "Run the thermostat.", model, tools });
 }
 
@@ -214,20 +197,8 @@ describe("agentsTools with the real Agents SDK and a Chat Completions server", (
   });
 
   it("describes a gated command with when it is available, since each tool is made once", () => {
-    const { component } = thermostat();
-    const saying: AgentComponent = {
-      ...component,
-      getSchema: () => {
-        const { commands } = component.getSchema();
-        return {
-          commands: {
-            ...commands,
-            boost: { ...commands.boost, availableWhen: "only while heating" },
-          },
-        };
-      },
-    };
-    const boost = agentsTools(saying).find((tool) => tool.name === "boost");
+    const { component } = thermostat({ boostAvailableWhen: "only while heating" });
+    const boost = agentsTools(component).find((tool) => tool.name === "boost");
     expect(boost?.description).toBe("Full power for 10 minutes. Available only while heating.");
   });
 
@@ -360,7 +331,7 @@ describe("agentsTools with the real Agents SDK and a Responses API server", () =
       response([functionCall("call_1", target, '{"value":19}')]),
       response([outputMessage("19 °C it is.")]),
     );
-    const model = new OpenAIResponsesModel(client, "gpt-4o");
+    const model = new OpenAIResponsesModel(client(), "gpt-4o");
     const agent = new Agent({ name: "Thermostat", model, tools });
 
     const result = await run(agent, "19 degrees, please.");

@@ -11,9 +11,10 @@ export interface ThermostatState {
  * The component every adapter test drives: a name no provider accepts (`target.set`), scalar
  * roots (a number and an enum), a gated command (`boost`, only while heating), an object command
  * with an optional property (for strict mode), and a command without a description. It records
- * every `execute` call; `hold` makes the next `execute` wait until released.
+ * every `execute` call; `hold` makes the next `execute` wait until released. With
+ * `boostAvailableWhen`, `boost` also says when it is available (its `availableWhen`).
  */
-export function thermostat() {
+export function thermostat({ boostAvailableWhen }: { boostAvailableWhen?: string } = {}) {
   let state: ThermostatState = { target: 20, mode: "off", boosted: false, schedule: [] };
   const calls: Array<{ command: string; input: unknown }> = [];
   const holds: Array<Promise<void>> = [];
@@ -28,7 +29,11 @@ export function thermostat() {
           description: "Heat, cool or switch off.",
           input: { enum: ["heat", "cool", "off"] },
         },
-        boost: { description: "Full power for 10 minutes.", gated: true },
+        boost: {
+          description: "Full power for 10 minutes.",
+          gated: true,
+          ...(boostAvailableWhen === undefined ? {} : { availableWhen: boostAvailableWhen }),
+        },
         schedule: {
           description: "Plan a change.",
           input: {

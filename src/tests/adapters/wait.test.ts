@@ -6,20 +6,16 @@
  */
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
-import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled } from "@openai/agents";
+import { Agent, OpenAIChatCompletionsModel, run } from "@openai/agents";
 import { approval, ok, waitTool } from "ignite-element/tools";
 import { type AiSdkToolOutput, aiSdkTools } from "ignite-element/tools/ai-sdk";
 import { langchainTools } from "ignite-element/tools/langchain";
 import { openai } from "ignite-element/tools/openai";
 import { type AgentsTool, agentsTools } from "ignite-element/tools/openai-agents";
-import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  startRecordingServer,
-} from "../clients/recording-server.js";
+import { describe, expect, it, vi } from "vitest";
+import type { RecordedRequest } from "../clients/recording-server.js";
 import { oven } from "../shell/oven.js";
+import { useAgentsServer } from "./agents-server.js";
 import { offered, run as runAiSdk, scriptedModel, toolResultsIn } from "./ai-sdk-model.js";
 import { callsCompletion, textCompletion, toolCall } from "./openai-fixtures.js";
 
@@ -188,21 +184,13 @@ describe("aiSdkTools with wait, run by AI SDK 6's generateText", () => {
 });
 
 describe("agentsTools with wait, run by the OpenAI Agents SDK", () => {
-  let server: RecordingServer;
-  let client: OpenAI;
-  beforeAll(async () => {
-    setTracingDisabled(true);
-    server = await startRecordingServer();
-    client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
-  });
-  afterAll(() => server.close());
-  beforeEach(() => server.clear());
+  const { server, client } = useAgentsServer();
 
   const agentWith = (tools: AgentsTool[]) =>
     new Agent({
       name: "Cook",
       instructions: "Bake when the oven is ready.",
-      model: new OpenAIChatCompletionsModel(client, "gpt-4o"),
+      model: new OpenAIChatCompletionsModel(client(), "gpt-4o"),
       tools,
     });
   const offeredIn = (request: RecordedRequest | undefined) =>

@@ -3,12 +3,13 @@ import type {
   Message,
   MessageCreateParamsNonStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
 import { changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
-import { type RecordingServer, startRecordingServer } from "./recording-server.js";
+import { PREHEATED_NOTE, PREHEATED_RESULT } from "./preheated.js";
+import { useRecordingServer } from "./recording-server.js";
 
 // Recorded Messages API responses, as the API sends them (the SDK does not reshape them).
 const toolTurn: Message = {
@@ -71,17 +72,6 @@ const finalTurn: Message = {
   content: [{ type: "text", text: "Done: count 2, limit 7, milk noted.", citations: null }],
 };
 
-// What the model is told when the oven reports it is preheated while the model thinks.
-const PREHEATED_NOTE = [
-  "Since your last request, this changed outside your own tool calls:",
-  "Events, oldest first:",
-  '- {"type":"preheated"}',
-  'State now: {"temperature":180,"preheated":true,"door":"closed"}',
-  "Now available: bake",
-].join("\n");
-const PREHEATED_RESULT =
-  '{"snapshot":{"temperature":180,"preheated":true,"door":"closed"},"events":[]}';
-
 /** What the fake server keeps of a request; the body is as the SDK sent it, unchecked. */
 interface Received {
   method: string;
@@ -90,27 +80,22 @@ interface Received {
   body: Partial<MessageCreateParamsNonStreaming>;
 }
 
-let server: RecordingServer<Received>;
-let received: Received[];
+const server = useRecordingServer({
+  record: ({ method, path, headers, body }): Received => ({
+    method,
+    url: path,
+    // SDK 1.16.0 sends the key as a bearer token; older versions used x-api-key.
+    authorized: headers.authorization === "Bearer test-key" || headers["x-api-key"] === "test-key",
+    body: body as Partial<MessageCreateParamsNonStreaming>,
+  }),
+});
+const received = server.received;
 let client: Anthropic;
 
-beforeAll(async () => {
-  server = await startRecordingServer({
-    record: ({ method, path, headers, body }): Received => ({
-      method,
-      url: path,
-      // SDK 1.16.0 sends the key as a bearer token; older versions used x-api-key.
-      authorized:
-        headers.authorization === "Bearer test-key" || headers["x-api-key"] === "test-key",
-      body: body as Partial<MessageCreateParamsNonStreaming>,
-    }),
-  });
+beforeAll(() => {
   server.reply(toolTurn, finalTurn);
-  received = server.received;
   client = new Anthropic({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
 });
-
-afterAll(() => server.close());
 
 describe("anthropic with the real @anthropic-ai/sdk client", () => {
   it("runs a tool turn through messages.create and sends the results back", async () => {

@@ -1,31 +1,12 @@
 import { type Content, GenerateContentResponse, GoogleGenAI, type Tool } from "@google/genai";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type GeminiContent, gemini } from "../../tools/dialects/gemini.js";
 import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  startRecordingServer,
-} from "./recording-server.js";
-
-// What the model is told when the oven reports it is preheated while the model thinks.
-const PREHEATED_NOTE = [
-  "Since your last request, this changed outside your own tool calls:",
-  "Events, oldest first:",
-  '- {"type":"preheated"}',
-  'State now: {"temperature":180,"preheated":true,"door":"closed"}',
-  "Now available: bake",
-].join("\n");
-
-/** The last `count` entries of a request's list, as the SDK sent it. */
-const lastOf = (sent: unknown, count: number) => (Array.isArray(sent) ? sent.slice(-count) : sent);
-
-let server: RecordingServer;
-let received: RecordedRequest[];
-let client: GoogleGenAI;
+import { PREHEATED_NOTE } from "./preheated.js";
+import { lastOf, useRecordingServer } from "./recording-server.js";
 
 // What generateContent answers when the model stops with text.
 const finalReply = {
@@ -41,16 +22,16 @@ const finalReply = {
   responseId: "r-final",
 };
 
-beforeAll(async () => {
-  server = await startRecordingServer({ fallback: finalReply });
-  received = server.received;
+const server = useRecordingServer({ fallback: finalReply });
+const received = server.received;
+let client: GoogleGenAI;
+
+beforeAll(() => {
   client = new GoogleGenAI({
     apiKey: "test-key",
     httpOptions: { baseUrl: server.url, retryOptions: { attempts: 1 } },
   });
 });
-
-afterAll(() => server.close());
 
 describe("gemini against @google/genai 2.32.0 over HTTP", () => {
   it("sends our declarations, runs the model's calls and sends back turn and results", async () => {

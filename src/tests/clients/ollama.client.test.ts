@@ -1,14 +1,11 @@
 import { type ChatResponse, type Message, Ollama } from "ollama";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ollama } from "../../tools/dialects/ollama.js";
 import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  startRecordingServer,
-} from "./recording-server.js";
+import { PREHEATED_NOTE, PREHEATED_RESULT } from "./preheated.js";
+import { lastOf, useRecordingServer } from "./recording-server.js";
 
 // What Ollama's /api/chat answers (non-streaming): tool calls without ids, arguments as objects.
 const firstReply = (todoTool: string) => ({
@@ -38,31 +35,8 @@ const finalReply = {
   message: { role: "assistant", content: "The limit is 7 and it is noted." },
 };
 
-// What the model is told when the oven reports it is preheated while the model thinks.
-const PREHEATED_NOTE = [
-  "Since your last request, this changed outside your own tool calls:",
-  "Events, oldest first:",
-  '- {"type":"preheated"}',
-  'State now: {"temperature":180,"preheated":true,"door":"closed"}',
-  "Now available: bake",
-].join("\n");
-
-/** The last `count` entries of a request's list, as the SDK sent it. */
-const lastOf = (sent: unknown, count: number) => (Array.isArray(sent) ? sent.slice(-count) : sent);
-const PREHEATED_RESULT =
-  '{"snapshot":{"temperature":180,"preheated":true,"door":"closed"},"events":[]}';
-
-let server: RecordingServer;
-let received: RecordedRequest[];
-let host = "";
-
-beforeAll(async () => {
-  server = await startRecordingServer({ fallback: finalReply });
-  received = server.received;
-  host = server.url;
-});
-
-afterAll(() => server.close());
+const server = useRecordingServer({ fallback: finalReply });
+const received = server.received;
 
 /** The fixture Counter plus a dotted command, whose tool name must be mapped for Ollama. */
 function counterWithNotes() {
@@ -103,7 +77,7 @@ describe("the ollama SDK against a local /api/chat", () => {
     expect(notesName).toMatch(/^notes_add_[0-9a-z]+$/);
     server.reply(firstReply(notesName));
 
-    const client = new Ollama({ host });
+    const client = new Ollama({ host: server.url });
     const messages: Message[] = [{ role: "user", content: "Cap the counter at 7 and note it." }];
     const response: ChatResponse = await client.chat({
       model: "llama3.2",
@@ -160,7 +134,7 @@ describe("the ollama SDK against a local /api/chat", () => {
         tool_calls: [{ function: { name: "preheat", arguments: { target: 180 } } }],
       },
     });
-    const client = new Ollama({ host });
+    const client = new Ollama({ host: server.url });
     const start = received.length;
 
     const result = await runToolLoop({

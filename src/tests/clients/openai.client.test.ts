@@ -1,27 +1,20 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type OpenAIResponsesItem, openai, openaiResponses } from "../../tools/dialects/openai.js";
 import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  startRecordingServer,
-} from "./recording-server.js";
+import { PREHEATED_NOTE, PREHEATED_RESULT } from "./preheated.js";
+import { lastOf, useRecordingServer } from "./recording-server.js";
 
-let server: RecordingServer;
+const server = useRecordingServer();
+const requests = server.received;
 let client: OpenAI;
-let requests: RecordedRequest[];
 
-beforeAll(async () => {
-  server = await startRecordingServer();
-  requests = server.received;
+beforeAll(() => {
   client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
 });
-
-afterAll(() => server.close());
 
 beforeEach(() => server.clear());
 
@@ -49,20 +42,6 @@ function todos() {
   };
   return { component, received };
 }
-
-// What the model is told when the oven reports it is preheated while the model thinks.
-const PREHEATED_NOTE = [
-  "Since your last request, this changed outside your own tool calls:",
-  "Events, oldest first:",
-  '- {"type":"preheated"}',
-  'State now: {"temperature":180,"preheated":true,"door":"closed"}',
-  "Now available: bake",
-].join("\n");
-
-/** The last `count` entries of a request's list, as the SDK sent it. */
-const lastOf = (sent: unknown, count: number) => (Array.isArray(sent) ? sent.slice(-count) : sent);
-const PREHEATED_RESULT =
-  '{"snapshot":{"temperature":180,"preheated":true,"door":"closed"},"events":[]}';
 
 const STRICT_PARAMETERS = {
   type: "object",

@@ -9,7 +9,8 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type GeminiContent, gemini } from "../../tools/dialects/gemini.js";
-import { type GeminiSchema, toGeminiSchema } from "../../tools/dialects/gemini-schema.js";
+import { toGeminiSchema } from "../../tools/dialects/gemini-downgrade.js";
+import type { GeminiSchema } from "../../tools/dialects/gemini-schema.js";
 import {
   buildManifest,
   err,

@@ -3,67 +3,35 @@
  * source, and playwright-core's `page.webmcp` as the browser's agent. The test fails (it never
  * skips) when Chromium is not installed.
  */
-import { fileURLToPath } from "node:url";
-import type { WebMcpToolResult } from "ignite-element/tools/webmcp";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundlePage } from "../../../demo/web/bundle.js";
-import { type PageServer, servePage, serveWebDemo } from "../../../demo/web/serve.js";
-import { launchChromium } from "./webmcp-chromium.js";
+import { serveWebDemo } from "../../../demo/web/serve.js";
+import {
+  call,
+  chromiumForFile,
+  openFixturePage,
+  openServedPage,
+  textOf,
+} from "./webmcp-chromium.js";
 import type { Fixture } from "./webmcp-fixture/page.js";
 
 // What the fixture page puts on `window`; `page.evaluate` callbacks run there.
 declare const fixture: Fixture;
 
-let launched: Browser | undefined;
-afterAll(async () => {
-  await launched?.close();
-});
-
-// A test of its own, so a missing Chromium is a failed test with the reason, not a skipped file.
-it("has a real Chromium with WebMCP to run in", async () => {
-  launched = await launchChromium();
-}, 60_000);
-
-function browser(): Browser {
-  if (!launched) throw new Error("Chromium did not launch: see the first test of this file");
-  return launched;
-}
-
-/** The agent's call, its result checked to be a WebMCP tool result. */
-async function call(page: Page, name: string, input: Record<string, unknown> = {}) {
-  const result: unknown = await page.webmcp.callTool(name, input);
-  expect(result).toMatchObject({ content: [{ type: "text", text: expect.any(String) }] });
-  return result as WebMcpToolResult; // its shape was checked just above
-}
-
-function textOf(result: WebMcpToolResult): string {
-  return result.content.map((block) => block.text).join("\n");
-}
+const browser = chromiumForFile();
 
 async function names(page: Page): Promise<string[]> {
   return (await page.webmcp.tools()).map((tool) => tool.name).sort();
 }
 
 describe("a page's component, offered to the browser's agent", () => {
-  let server: PageServer;
   let page: Page;
+  let close = async () => {};
   beforeAll(async () => {
-    const script = await bundlePage(
-      fileURLToPath(new URL("./webmcp-fixture/page.ts", import.meta.url)),
-    );
-    server = await servePage({
-      html: '<!doctype html><title>fixture</title><script type="module" src="/page.js"></script>',
-      script,
-    });
-    page = await browser().newPage();
-    await page.goto(server.url);
-    await page.waitForFunction(() => "fixture" in window);
+    const entry = new URL("./webmcp-fixture/page.ts", import.meta.url);
+    ({ page, close } = await openFixturePage(browser(), entry, { title: "fixture" }));
   }, 60_000);
-  afterAll(async () => {
-    await page?.close();
-    await server?.close();
-  });
+  afterAll(() => close());
 
   it("lists every available command, with what the agent needs to call it", async () => {
     const tools = new Map((await page.webmcp.tools()).map((tool) => [tool.name, tool]));
@@ -199,18 +167,13 @@ describe("a page's component, offered to the browser's agent", () => {
 });
 
 describe("npm run demo:web's page", () => {
-  let server: PageServer;
   let page: Page;
+  let close = async () => {};
   beforeAll(async () => {
-    server = await serveWebDemo({ port: 0 });
-    page = await browser().newPage();
-    await page.goto(server.url);
-    await page.locator("ignite-thermostat [data-target]").waitFor();
+    const ready = (opened: Page) => opened.locator("ignite-thermostat [data-target]").waitFor();
+    ({ page, close } = await openServedPage(browser(), await serveWebDemo({ port: 0 }), ready));
   }, 60_000);
-  afterAll(async () => {
-    await page?.close();
-    await server?.close();
-  });
+  afterAll(() => close());
 
   const activity = () => page.locator("ignite-thermostat [data-activity] li").allTextContents();
 

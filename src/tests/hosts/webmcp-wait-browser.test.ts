@@ -3,57 +3,24 @@
  * `page.webmcp` as the browser's agent, and the page's own agent (`executeTool` with a signal)
  * for a cancelled call. The test fails (it never skips) when Chromium is not installed.
  */
-import { fileURLToPath } from "node:url";
-import type { WebMcpToolResult } from "ignite-element/tools/webmcp";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundlePage } from "../../../demo/web/bundle.js";
-import { type PageServer, servePage } from "../../../demo/web/serve.js";
-import { launchChromium } from "./webmcp-chromium.js";
+import { call, chromiumForFile, openFixturePage, textOf } from "./webmcp-chromium.js";
 import type { Fixture } from "./webmcp-fixture/oven-page.js";
 
 // What the fixture page puts on `window`; `page.evaluate` callbacks run there.
 declare const fixture: Fixture;
 
-let browser: Browser | undefined;
-afterAll(async () => {
-  await browser?.close();
-});
-
-// A test of its own, so a missing Chromium is a failed test with the reason, not a skipped file.
-it("has a real Chromium with WebMCP to run in", async () => {
-  browser = await launchChromium();
-}, 60_000);
-
-/** The agent's call, its result checked to be a WebMCP tool result. */
-async function call(page: Page, name: string, input: Record<string, unknown> = {}) {
-  const result: unknown = await page.webmcp.callTool(name, input);
-  expect(result).toMatchObject({ content: [{ type: "text", text: expect.any(String) }] });
-  return result as WebMcpToolResult; // its shape was checked just above
-}
-
-const textOf = (result: WebMcpToolResult) => result.content.map((block) => block.text).join("\n");
+const browser = chromiumForFile();
 
 describe("the wait tool, offered to the browser's agent", () => {
-  let server: PageServer;
   let page: Page;
+  let close = async () => {};
   beforeAll(async () => {
-    if (!browser) throw new Error("Chromium did not launch: see the first test of this file");
-    const script = await bundlePage(
-      fileURLToPath(new URL("./webmcp-fixture/oven-page.ts", import.meta.url)),
-    );
-    server = await servePage({
-      html: '<!doctype html><title>oven</title><script type="module" src="/page.js"></script>',
-      script,
-    });
-    page = await browser.newPage();
-    await page.goto(server.url);
-    await page.waitForFunction(() => "fixture" in window);
+    const entry = new URL("./webmcp-fixture/oven-page.ts", import.meta.url);
+    ({ page, close } = await openFixturePage(browser(), entry, { title: "oven" }));
   }, 60_000);
-  afterAll(async () => {
-    await page?.close();
-    await server?.close();
-  });
+  afterAll(() => close());
 
   it("is listed beside the commands, read-only", async () => {
     const tools = new Map((await page.webmcp.tools()).map((tool) => [tool.name, tool]));

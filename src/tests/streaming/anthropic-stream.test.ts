@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import {
   type AnthropicMessage,
   type AnthropicResponse,
@@ -20,7 +20,7 @@ import {
   anthropicToolMessage,
   anthropicToolTurn,
 } from "./recordings/anthropic.js";
-import { brokenAfter, json, type ReplayServer, sse, startReplayServer } from "./replay-server.js";
+import { brokenAfter, json, sse, useReplayServer } from "./replay-server.js";
 
 const TODO = "todo_add_10sxn00";
 const events = (recorded: readonly MessageStreamEvent[]) =>
@@ -29,16 +29,13 @@ const events = (recorded: readonly MessageStreamEvent[]) =>
     { event: "ping", data: { type: "ping" } },
   ]);
 
-let server: ReplayServer;
+const server = useReplayServer();
 let client: Anthropic;
 const request = { model: "claude-sonnet-4-6", max_tokens: 1024 };
 
-beforeAll(async () => {
-  server = await startReplayServer();
+beforeAll(() => {
   client = new Anthropic({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
 });
-afterAll(() => server.close());
-beforeEach(() => server.clear());
 
 /** The SDK's final message without `parsed_output`, the SDK's own field for structured output. */
 async function finalMessage(stream: ReturnType<Anthropic["messages"]["stream"]>) {

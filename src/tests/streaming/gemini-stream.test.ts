@@ -1,30 +1,27 @@
 import { type Content, type GenerateContentResponse, GoogleGenAI } from "@google/genai";
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { type GeminiResponse, gemini } from "../../tools/dialects/gemini.js";
 import { geminiStream } from "../../tools/dialects/gemini-stream.js";
 import { igniteTools } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { callEvents, drain, feed, joined } from "./drain.js";
 import { geminiFinalTurn, geminiToolResponse, geminiToolTurn } from "./recordings/gemini.js";
-import { brokenAfter, json, type ReplayServer, sse, startReplayServer } from "./replay-server.js";
+import { brokenAfter, json, sse, useReplayServer } from "./replay-server.js";
 
 // Gemini accepts dots in names: the command keeps its own.
 const TODO = "todo.add";
 const events = (chunks: readonly object[]) => sse(chunks.map((data) => ({ data })));
 
-let server: ReplayServer;
+const server = useReplayServer();
 let client: GoogleGenAI;
 const request = { model: "gemini-2.5-flash" };
 
-beforeAll(async () => {
-  server = await startReplayServer();
+beforeAll(() => {
   client = new GoogleGenAI({
     apiKey: "test-key",
     httpOptions: { baseUrl: server.url, retryOptions: { attempts: 1 } },
   });
 });
-afterAll(() => server.close());
-beforeEach(() => server.clear());
 
 /** A response without `sdkHttpResponse`, the SDK's record of the HTTP headers. */
 function wire(response: GeminiResponse | GenerateContentResponse): unknown {

@@ -4,7 +4,7 @@ import { GoogleGenAI } from "@google/genai";
 import { Ollama, type Message as OllamaMessageParam } from "ollama";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type AnthropicMessage,
   type AnthropicTool,
@@ -35,24 +35,12 @@ import { geminiFinalTurn, geminiToolTurn } from "./recordings/gemini.js";
 import { ollamaFinalTurn, ollamaToolTurn } from "./recordings/ollama.js";
 import { chatFinalTurn, chatInterleavedCutTurn, chatToolTurn } from "./recordings/openai.js";
 import { responsesFinalTurn, responsesToolTurn } from "./recordings/openai-responses.js";
-import {
-  brokenAfter,
-  ndjson,
-  type Replay,
-  type ReplayServer,
-  sse,
-  startReplayServer,
-} from "./replay-server.js";
+import { brokenAfter, ndjson, type Replay, sse, useReplayServer } from "./replay-server.js";
 
 const SAFE_TODO = "todo_add_10sxn00";
 const DELAY_MS = 3;
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await startReplayServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.clear());
+const server = useReplayServer();
 
 /** Each piece written a little after the one before, as a model writes its turn. */
 const slow = (replay: Replay): Replay => ({ ...replay, delayMs: DELAY_MS });

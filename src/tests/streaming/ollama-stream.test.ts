@@ -1,31 +1,22 @@
 import { type ChatResponse, type Message, Ollama } from "ollama";
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { type OllamaChatResponse, ollama } from "../../tools/dialects/ollama.js";
 import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
 import { igniteTools } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { callEvents, drain, feed, joined } from "./drain.js";
 import { ollamaFinalTurn, ollamaToolResponse, ollamaToolTurn } from "./recordings/ollama.js";
-import {
-  brokenAfter,
-  json,
-  ndjson,
-  type ReplayServer,
-  startReplayServer,
-} from "./replay-server.js";
+import { brokenAfter, json, ndjson, useReplayServer } from "./replay-server.js";
 
 const TODO = "todo_add_10sxn00";
 
-let server: ReplayServer;
+const server = useReplayServer();
 let client: Ollama;
 const request = { model: "qwen3" };
 
-beforeAll(async () => {
-  server = await startReplayServer();
+beforeAll(() => {
   client = new Ollama({ host: server.url });
 });
-afterAll(() => server.close());
-beforeEach(() => server.clear());
 
 describe("ollamaStream with the ollama SDK streaming /api/chat from 127.0.0.1", () => {
   it("joins the chunks into what chat({ stream: false }) gives for the same turn", async () => {

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ResponseStream } from "openai/lib/responses/ResponseStream";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import {
   type OpenAIResponsesItem,
   type OpenAIResponsesResponse,
@@ -21,22 +21,19 @@ import {
   responsesToolResponse,
   responsesToolTurn,
 } from "./recordings/openai-responses.js";
-import { brokenAfter, json, type ReplayServer, sse, startReplayServer } from "./replay-server.js";
+import { brokenAfter, json, sse, useReplayServer } from "./replay-server.js";
 
 const TODO = "todo_add_10sxn00";
 const events = (recorded: readonly ResponseStreamEvent[]) =>
   sse(recorded.map((data) => ({ event: data.type, data })));
 
-let server: ReplayServer;
+const server = useReplayServer();
 let client: OpenAI;
 const request = { model: "gpt-5" };
 
-beforeAll(async () => {
-  server = await startReplayServer();
+beforeAll(() => {
   client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
 });
-afterAll(() => server.close());
-beforeEach(() => server.clear());
 
 /** A response without what the SDK adds of its own: `output_text` and the parsed fields. */
 function wire(response: object): unknown {

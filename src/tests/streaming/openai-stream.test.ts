@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionStream } from "openai/lib/ChatCompletionStream";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import {
   type OpenAIChatMessage,
   type OpenAIChatResponse,
@@ -24,7 +24,7 @@ import {
   opens,
   piece,
 } from "./recordings/openai.js";
-import { brokenAfter, json, type ReplayServer, sse, startReplayServer } from "./replay-server.js";
+import { brokenAfter, json, sse, useReplayServer } from "./replay-server.js";
 
 const TODO = "todo_add_10sxn00";
 const events = (chunks: readonly ChatCompletionChunk[]) =>
@@ -33,16 +33,13 @@ const events = (chunks: readonly ChatCompletionChunk[]) =>
     "[DONE]",
   );
 
-let server: ReplayServer;
+const server = useReplayServer();
 let client: OpenAI;
 const request = { model: "gpt-4o", stream_options: { include_usage: true } };
 
-beforeAll(async () => {
-  server = await startReplayServer();
+beforeAll(() => {
   client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
 });
-afterAll(() => server.close());
-beforeEach(() => server.clear());
 
 /** The SDK's final completion without `message.parsed`, the SDK's own structured-output field. */
 async function finalChatCompletion(stream: ChatCompletionStream<null>) {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import { beforeEach } from "vitest";
+import { listenForTests } from "../clients/recording-server.js";
 
 /** One scripted answer: a body written in pieces, as a streaming provider writes it. */
 export interface Replay {
@@ -20,13 +21,12 @@ export interface ReplayedRequest {
 
 /** A fake provider on 127.0.0.1 that answers each request with the next scripted replay. */
 export interface ReplayServer {
-  /** `http://127.0.0.1:<port>`. */
+  /** `http://127.0.0.1:<port>`; known once the server listens. */
   readonly url: string;
   readonly received: ReplayedRequest[];
   play(...replays: Replay[]): void;
   /** Forgets what was received and what is still queued. */
   clear(): void;
-  close(): Promise<void>;
 }
 
 /** Server-sent events: `event:` lines only when a name is given, as each provider does. */
@@ -63,7 +63,25 @@ export function brokenAfter(replay: Replay, count: number): Replay {
   };
 }
 
-export async function startReplayServer(): Promise<ReplayServer> {
+/**
+ * A replay server for the tests that follow, in the file or `describe` this is called in: it
+ * listens from before them, forgets what it received and still had queued before each, and is
+ * closed after them. Its `url` is for hooks and tests.
+ */
+export function useReplayServer(): ReplayServer {
+  const { server, ...replaying } = replayer();
+  const url = listenForTests(server, { cutConnections: true });
+  beforeEach(() => replaying.clear());
+  return {
+    ...replaying,
+    get url() {
+      return url();
+    },
+  };
+}
+
+/** What records the requests and plays the replays, with its server, not yet listening. */
+function replayer() {
   const received: ReplayedRequest[] = [];
   const queue: Replay[] = [];
   const server = createServer(async (request, response) => {
@@ -83,23 +101,16 @@ export async function startReplayServer(): Promise<ReplayServer> {
     if (replay.breakOff) response.socket?.destroy();
     else response.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    server,
     received,
-    play: (...replays) => {
+    play: (...replays: Replay[]) => {
       queue.push(...replays);
     },
     clear: () => {
       received.length = 0;
       queue.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
   };
 }
 

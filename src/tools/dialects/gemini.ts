@@ -35,7 +35,8 @@ import {
   truncated,
 } from "../wire/result-text.js";
 import { type Warn, warnerOf } from "../wire/warnings.js";
-import { downgrade, type GeminiSchema, restoreNumbers } from "./gemini-schema.js";
+import { downgrade } from "./gemini-downgrade.js";
+import { type GeminiSchema, restoreNumbers } from "./gemini-schema.js";
 
 export type { GeminiSchema, GeminiType } from "./gemini-schema.js";
 
