@@ -160,19 +160,38 @@ interface SizeRow {
   source: string;
 }
 
+/** What an opt-in capability adds to a browser app: `added` = gzip(its bundle) − gzip(`over`'s). */
+interface FeatureRow {
+  feature: string;
+  over: string;
+  min: number;
+  gzip: number;
+  added: number;
+  budget: number;
+  ok: boolean;
+  source: string;
+}
+
+interface SizeResult {
+  rows: SizeRow[];
+  features: FeatureRow[];
+  notes: string[];
+  errors: string[];
+}
+
 function sizeRows(): Row[] {
   // dist/ as built when it is current; otherwise the same bundling straight from src/, so the
   // row always describes the code as it is now (./verify.sh --full enforces on a fresh build).
   const core = join(ROOT, "dist", "tools", "index.js");
   const fresh = existsSync(core) && newest(join(ROOT, "src", "tools")) <= statSync(core).mtimeMs;
-  let result: { rows: SizeRow[]; notes: string[] };
+  let result: SizeResult;
   try {
     const out = execFileSync(
       process.execPath,
       [join(ROOT, "scripts", "check-size.mjs"), "--json", fresh ? "--src" : "--from-src"],
       { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
-    result = JSON.parse(out) as { rows: SizeRow[]; notes: string[] };
+    result = JSON.parse(out) as SizeResult;
   } catch (error) {
     const reason = String((error as { stderr?: string }).stderr ?? error).split("\n")[0] ?? "";
     return [
@@ -188,8 +207,11 @@ function sizeRows(): Row[] {
     ];
   }
   notes.push(...result.notes.map((note) => `7  ${note}`));
+  // --json exits 0 whatever it found, so what did not bundle is said here or not at all.
+  notes.push(...result.errors.map((error) => `7  check-size: ${error}`));
   if (!fresh) notes.push("7  dist/ missing or older than src/tools: sizes bundled from src/");
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
+  const src = (row: { source: string }) => (row.source === "dist" ? "" : " [src]");
   // The targets the issues set: 6 KB for the core and 2.5 KB for each dialect (the first
   // performance issue), 15 KB for the CSP-safe browser bundle (the reshape). check-size enforces
   // its own budgets (entrypoints.json), larger where docs/performance.md and docs/validation.md
@@ -200,7 +222,7 @@ function sizeRows(): Row[] {
     if (entry.startsWith("bundle:")) return 15 * 1024;
     return DIALECTS.includes(entry.split("/").at(-1) ?? "") ? 2.5 * 1024 : budget;
   };
-  return result.rows.map((row) => ({
+  const sizes: Row[] = result.rows.map((row) => ({
     id: row.entry === "ignite-element/tools" ? "7" : `7 ${row.entry.split("/").at(-1)}`,
     what: row.entry.startsWith("bundle:")
       ? `${row.entry.slice(8)}, min+gzip, dependencies included${row.source === "dist" ? "" : " [src]"}`
@@ -217,6 +239,17 @@ function sizeRows(): Row[] {
         ? []
         : [`7  ${row.entry}: adds ${kb(row.added)} to an app that already imports the core`],
   }));
+  // A feature is held to its own budget of increment; `over` is named by its label, the part of
+  // a scenario's name before ": " (check-size prints it so too).
+  const features: Row[] = result.features.map((row) => ({
+    id: `7 +${row.feature}`,
+    what: `${row.feature}: added over "${row.over.split(": ")[0]}", min+gzip${src(row)}`,
+    value: `${row.added < 0 ? "" : "+"}${kb(row.added)}`,
+    range: `${kb(row.gzip)} in all`,
+    target: `≤ +${kb(row.budget)}`,
+    verdict: row.ok ? "pass" : "FAIL",
+  }));
+  return [...sizes, ...features];
 }
 
 function newest(dir: string): number {

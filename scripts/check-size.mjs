@@ -6,7 +6,10 @@
 // minified with esbuild and gzipped at level 9: what a consumer's bundler ships for an import of
 // that subpath. Then each browser scenario of entrypoints.json is bundled as a browser app would
 // bundle it — dependencies included, the `browser` condition on — and must stay under its budget
-// and contain none of its forbidden code (ajv, `new Function`, `eval`).
+// and contain none of its forbidden code (ajv, `new Function`, `eval`). Last, each feature — an
+// app using one opt-in capability — is bundled the same way, and what it adds over the bundle it
+// names (gzip of its bundle minus gzip of that one) must stay under its budget, so a capability
+// that grows shows as its own row in review rather than as a bigger bridge.
 //
 //   node scripts/check-size.mjs             check every budget, exit 1 when one is over
 //   node scripts/check-size.mjs --json      the same figures as JSON (used by `npm run bench`)
@@ -37,9 +40,12 @@ async function bundle(input, options) {
   return { code, min: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength };
 }
 
-/** Every entry's and scenario's size and verdict: `{ rows, notes, over, errors }`. */
+/**
+ * Every entry's and scenario's size and verdict (`rows`), and every feature's increment
+ * (`features`): `{ rows, features, notes, over, errors }`.
+ */
 export async function measureSizes({ allFromSrc = false } = {}) {
-  const { entrypoints, bundles = [] } = loadEntrypoints();
+  const { entrypoints, internal, bundles, features } = loadEntrypoints();
   const peers = entrypoints.flatMap((entry) => Object.keys(entry.peers ?? {}));
   const external = [...Object.keys(pkg.dependencies), ...peers].flatMap((name) => [
     name,
@@ -85,31 +91,40 @@ export async function measureSizes({ allFromSrc = false } = {}) {
       errors.push(`${name}: ${relative(ROOT, file)} does not bundle: ${firstLine(error)}`);
     }
   }
-  for (const scenario of bundles) {
-    // Subpaths resolve to the build (or to src/ with --from-src), the way an application's
-    // bundler resolves the installed package, with the browser condition on.
-    const alias = Object.fromEntries(
-      entrypoints.map((entry) => [`ignite-element${entry.subpath.slice(1)}`, fileOf(entry)]),
-    );
-    const { internal } = loadEntrypoints();
-    const plugin = {
-      name: "internal-imports",
-      setup(build) {
-        build.onResolve({ filter: /^#/ }, ({ path }) => {
-          const item = internal.find((candidate) => candidate.import === path);
-          const chosen = item?.conditions.browser ?? item?.conditions.default;
-          if (!chosen) return undefined;
-          return {
-            path: allFromSrc ? join(ROOT, chosen.source) : join(ROOT, "dist", `${chosen.out}.js`),
-          };
-        });
+  // An application's code, bundled as its bundler would for the browser: subpaths resolve to the
+  // build (or to src/ with --from-src), the way it resolves the installed package, and `#…`
+  // imports to their browser module. `external` leaves out packages the application brings.
+  const alias = Object.fromEntries(
+    entrypoints.map((entry) => [`ignite-element${entry.subpath.slice(1)}`, fileOf(entry)]),
+  );
+  const plugin = {
+    name: "internal-imports",
+    setup(build) {
+      build.onResolve({ filter: /^#/ }, ({ path }) => {
+        const item = internal.find((candidate) => candidate.import === path);
+        const chosen = item?.conditions.browser ?? item?.conditions.default;
+        if (!chosen) return undefined;
+        return {
+          path: allFromSrc ? join(ROOT, chosen.source) : join(ROOT, "dist", `${chosen.out}.js`),
+        };
+      });
+    },
+  };
+  const browserApp = (code, external = []) =>
+    bundle(
+      { stdin: { contents: code, resolveDir: ROOT, loader: "js" } },
+      {
+        platform: "browser",
+        alias,
+        plugins: [plugin],
+        external: external.flatMap((name) => [name, `${name}/*`]),
       },
-    };
+    );
+  const gzipOf = new Map(); // a scenario's or feature's name → its bundle's gzip, for `over`
+  for (const scenario of bundles) {
     try {
-      const size = await bundle(
-        { stdin: { contents: scenario.code, resolveDir: ROOT, loader: "js" } },
-        { platform: "browser", alias, plugins: [plugin] },
-      );
+      const size = await browserApp(scenario.code);
+      gzipOf.set(scenario.name, size.gzip);
       const text = new TextDecoder().decode(size.code);
       const found = scenario.forbid.filter((needle) => text.includes(needle));
       rows.push({
@@ -125,11 +140,46 @@ export async function measureSizes({ allFromSrc = false } = {}) {
       errors.push(`bundle ${scenario.name} does not build: ${firstLine(error)}`);
     }
   }
+  const featureRows = [];
+  for (const [index, feature] of features.entries()) {
+    // `over` names a scenario or an earlier feature, so a base is measured before what is over it.
+    const bases = [...bundles, ...features.slice(0, index)].map((item) => item.name);
+    if (!bases.includes(feature.over)) {
+      errors.push(
+        `feature ${feature.name}: over names no bundle or earlier feature: "${feature.over}"`,
+      );
+      continue;
+    }
+    try {
+      const size = await browserApp(feature.code, feature.external);
+      gzipOf.set(feature.name, size.gzip);
+      if (!gzipOf.has(feature.over)) {
+        errors.push(`feature ${feature.name}: its base "${feature.over}" did not build`);
+        continue;
+      }
+      featureRows.push({
+        feature: feature.name,
+        over: feature.over,
+        budget: feature.budget,
+        source,
+        min: size.min,
+        gzip: size.gzip,
+        added: size.gzip - gzipOf.get(feature.over),
+      });
+    } catch (error) {
+      errors.push(`feature ${feature.name} does not build: ${firstLine(error)}`);
+    }
+  }
   for (const row of rows) row.ok = row.gzip <= row.budget && !(row.forbidden?.length > 0);
-  return { rows, notes, over: rows.filter((row) => !row.ok), errors };
+  for (const row of featureRows) row.ok = row.added <= row.budget;
+  const over = [...rows, ...featureRows].filter((row) => !row.ok);
+  return { rows, features: featureRows, notes, over, errors };
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
+// A scenario's name reads `label: what it holds` ("bridge alone: igniteTools + …"); a feature row
+// names its base by the label alone.
+const label = (name) => name.split(": ")[0];
 
 function firstLine(error) {
   const text = error instanceof Error ? error.message : String(error);
@@ -155,17 +205,30 @@ async function main() {
         ` (${kb(row.min)} min${added}) / budget ${kb(row.budget)}  ${verdict}`,
     );
   }
+  for (const row of result.features) {
+    const added = `${row.added < 0 ? "" : "+"}${kb(row.added)}`;
+    const verdict = row.ok ? "ok" : "OVER BUDGET";
+    console.log(
+      `${`feature: ${row.feature}`.padEnd(28)} ${added} over "${label(row.over)}"` +
+        ` (${kb(row.gzip)}) / budget ${kb(row.budget)}  ${verdict}`,
+    );
+  }
   for (const note of result.notes) console.log(`note: ${note}`);
   for (const error of result.errors) console.error(`check-size: ${error}`);
   if (result.over.length > 0 || result.errors.length > 0) {
     for (const row of result.over) {
+      const budget = `(budget ${kb(row.budget)})`;
       console.error(
-        `check-size: ${row.entry} is ${kb(row.gzip)} min+gzip (budget ${kb(row.budget)})${row.forbidden?.length ? `, and contains ${row.forbidden.join(", ")}` : ""}`,
+        row.feature === undefined
+          ? `check-size: ${row.entry} is ${kb(row.gzip)} min+gzip ${budget}${row.forbidden?.length ? `, and contains ${row.forbidden.join(", ")}` : ""}`
+          : `check-size: feature ${row.feature} adds ${kb(row.added)} over "${label(row.over)}" ${budget}`,
       );
     }
     process.exit(1);
   }
-  console.log(`check-size: ${result.rows.length} bundles within budget`);
+  console.log(
+    `check-size: ${result.rows.length} bundles and ${result.features.length} features within budget`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -21,6 +21,18 @@ export interface BrowserBundle {
   budget: number;
   forbid: string[];
 }
+/**
+ * One opt-in capability, as the size gate measures it: `code` is a whole browser app using it, and
+ * what its bundle adds over the bundle of `over` (a `BrowserBundle`'s or an earlier feature's
+ * name) must stay under `budget` bytes of min+gzip. `external`: packages the app brings itself.
+ */
+export interface BrowserFeature {
+  name: string;
+  over: string;
+  code: string;
+  budget: number;
+  external?: string[];
+}
 /** A command package.json `bin` names, built from `source` to `dist/<out>.js`. */
 export interface Command {
   name: string;
@@ -32,6 +44,7 @@ export function loadEntrypoints(): {
   entrypoints: Entrypoint[];
   internal: InternalModule[];
   bundles: BrowserBundle[];
+  features: BrowserFeature[];
   bins: Command[];
 };
 /** Every source tsup builds, keyed by output path; `declared: true` leaves out the commands. */

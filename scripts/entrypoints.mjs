@@ -18,7 +18,13 @@ const read = (file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
 
 /** The list, with each entry's output path under dist/ (without extension). */
 export function loadEntrypoints() {
-  const { entrypoints, internal, bundles = [], bins = [] } = read("entrypoints.json");
+  const {
+    entrypoints,
+    internal,
+    bundles = [],
+    features = [],
+    bins = [],
+  } = read("entrypoints.json");
   const withOut = entrypoints.map((entry) => ({ ...entry, out: outOf(entry.subpath) }));
   const modules = internal.map((item) => {
     // Conditions that share a source (`browser` and `worker`) share one built file, named after
@@ -39,7 +45,7 @@ export function loadEntrypoints() {
     };
   });
   const commands = bins.map((item) => ({ ...item, out: `bin/${item.name}` }));
-  return { entrypoints: withOut, internal: modules, bundles, bins: commands };
+  return { entrypoints: withOut, internal: modules, bundles, features, bins: commands };
 }
 
 /** `./tools` → `tools/index`, `./tools/openai` → `tools/openai`. */
