@@ -19,7 +19,7 @@ import {
   type ToolLoopState,
   type ToolLoopStep,
   type ToolLoopStop,
-  type ToolTracer,
+  type Tracing,
   waitTool,
 } from "ignite-element/tools";
 import { type AnthropicMessage, anthropic } from "ignite-element/tools/anthropic";
@@ -78,7 +78,7 @@ export interface RunOptions {
    */
   ask?: (call: PendingCall) => Promise<boolean>;
   /** Reports the run, its turns, requests and calls (`otelTracer` from ignite-element/tools/otel). */
-  tracer?: ToolTracer;
+  tracer?: Tracing;
 }
 
 export interface DemoOutcome {

@@ -51,7 +51,27 @@ export async function measureSizes({ allFromSrc = false } = {}) {
     name,
     `${name}/*`,
   ]);
-  const library = { platform: "neutral", external: [...external, "#*"] };
+  // A `#…` import resolved as a browser bundler resolves it: to its browser module, from the build
+  // (or src/ with --from-src). `only` limits it to the internal imports sized as part of the
+  // entries that import them (`measure: "browser"` in entrypoints.json: which bridge and which
+  // strict modes a browser gets); the others (the default validator, sized as its own entries)
+  // stay external there.
+  const internalImports = (only) => ({
+    name: "internal-imports",
+    setup(build) {
+      build.onResolve({ filter: /^#/ }, ({ path }) => {
+        const item = internal.find((candidate) => candidate.import === path);
+        if (only && item?.measure !== "browser") return { path, external: true };
+        const chosen = item?.conditions.browser ?? item?.conditions.default;
+        if (!chosen) return undefined;
+        return {
+          path: allFromSrc ? join(ROOT, chosen.source) : join(ROOT, "dist", `${chosen.out}.js`),
+        };
+      });
+    },
+  });
+  const plugin = internalImports(false);
+  const library = { platform: "neutral", external, plugins: [internalImports(true)] };
   const fileOf = (entry) =>
     allFromSrc ? join(ROOT, entry.source) : join(ROOT, "dist", `${entry.out}.js`);
   const source = allFromSrc ? "src" : "dist";
@@ -97,19 +117,6 @@ export async function measureSizes({ allFromSrc = false } = {}) {
   const alias = Object.fromEntries(
     entrypoints.map((entry) => [`ignite-element${entry.subpath.slice(1)}`, fileOf(entry)]),
   );
-  const plugin = {
-    name: "internal-imports",
-    setup(build) {
-      build.onResolve({ filter: /^#/ }, ({ path }) => {
-        const item = internal.find((candidate) => candidate.import === path);
-        const chosen = item?.conditions.browser ?? item?.conditions.default;
-        if (!chosen) return undefined;
-        return {
-          path: allFromSrc ? join(ROOT, chosen.source) : join(ROOT, "dist", `${chosen.out}.js`),
-        };
-      });
-    },
-  };
   const browserApp = (code, external = []) =>
     bundle(
       { stdin: { contents: code, resolveDir: ROOT, loader: "js" } },

@@ -115,13 +115,11 @@ describe("in browsers and workers, a form before layers is refused, saying what 
     [
       "an OpenTelemetry Tracer as it is",
       { tracer: new BasicTracerProvider().getTracer("raw") },
-      'tracer is an OpenTelemetry Tracer: give it as otelTracer(tracer), from "ignite-element/tools/otel"',
+      "tracer takes what otelTracer(tracer) or tracing(toolTracer) makes, not an object",
     ],
   ])("%s", (_, options, message) => {
     expect(() => current.igniteTools(component(), fakeDialect, before0_2(options))).toThrow(
-      new TypeError(
-        `igniteTools: ${message}${message.startsWith("tracer") ? "" : " (see CHANGELOG.md)"}`,
-      ),
+      new TypeError(`igniteTools: ${message} (see CHANGELOG.md)`),
     );
   });
 

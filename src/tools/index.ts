@@ -104,6 +104,7 @@ export type {
   ToolLoopStop,
   ToolLoopTranscript,
 } from "./loop/types.js";
+export { type Tracing, tracing } from "./telemetry/tracing.js";
 export {
   type FakeMessage,
   type FakeResponse,

@@ -26,12 +26,13 @@ import {
   runToolLoop,
   scriptedModel,
   type ToolTracer,
+  type Tracing,
 } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const tracer = (recordContent = false): ToolTracer =>
+const tracer = (recordContent = false): Tracing =>
   otelTracer(provider.getTracer("ignite-test"), { recordContent });
 
 afterEach(() => exporter.reset());
@@ -194,9 +195,7 @@ describe("otelTracer with igniteTools", () => {
     const notATracer = { startActiveSpan: () => undefined };
     // @ts-expect-error no startSpan and no start
     expect(() => igniteTools(new Counter(), fakeDialect, { tracer: notATracer })).toThrow(
-      new TypeError(
-        "igniteTools: tracer is not a ToolTracer (no start method)",
-      ),
+      new TypeError("tracing(tracer): the tracer is not a ToolTracer (no start method)"),
     );
   });
 
@@ -390,7 +389,7 @@ describe("otelTracer with runToolLoop", () => {
 });
 
 // The form before layers, still taken on Node (compat/legacy.ts): its types no longer admit it.
-const asItIs = (tracer: Tracer) => tracer as unknown as ToolTracer;
+const asItIs = (tracer: Tracer) => tracer as unknown as Tracing;
 
 describe("on Node, an OpenTelemetry Tracer passed as it is (the form before otelTracer)", () => {
   // What one run records, span by span: name, kind, parent's name, attributes, status, events.
@@ -407,7 +406,7 @@ describe("on Node, an OpenTelemetry Tracer passed as it is (the form before otel
       }))
       .sort((a, b) => a.name.localeCompare(b.name));
   };
-  const run = async (tracer: ToolTracer) => {
+  const run = async (tracer: Tracing) => {
     const { model } = scriptedModel([
       [
         { id: "1", name: "increment", input: { by: 2 } },

@@ -11,6 +11,8 @@ import {
   scriptedModel,
   type ToolLoopOptions,
   type ToolTracer,
+  type Tracing,
+  tracing,
 } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 
@@ -18,8 +20,10 @@ type LoopOptions = ToolLoopOptions<unknown, never, unknown, unknown, unknown, un
 type ResumeOptions = ResumeToolLoopOptions<unknown, never, unknown, unknown, unknown, unknown>;
 
 describe("the tracer option", () => {
-  it("takes a ToolTracer, on the bridge, the loop and the resumed loop — an OpenTelemetry Tracer through otelTracer", () => {
-    expectTypeOf<NonNullable<IgniteToolsOptions["tracer"]>>().toEqualTypeOf<ToolTracer>();
+  it("takes the tracing layer on the bridge and a ToolTracer on the loop and the resumed loop — an OpenTelemetry Tracer through otelTracer, which makes both", () => {
+    expectTypeOf<Tracing>().toExtend<NonNullable<IgniteToolsOptions["tracer"]>>();
+    expectTypeOf<ToolTracer>().not.toExtend<NonNullable<IgniteToolsOptions["tracer"]>>();
+    expectTypeOf<Tracing>().toExtend<ToolTracer>();
     expectTypeOf<NonNullable<LoopOptions["tracer"]>>().toEqualTypeOf<ToolTracer>();
     expectTypeOf<NonNullable<ResumeOptions["tracer"]>>().toEqualTypeOf<ToolTracer>();
     expectTypeOf<Tracer>().not.toExtend<ToolTracer>();
@@ -38,7 +42,10 @@ describe("the tracer option", () => {
     expectTypeOf(run).returns.resolves.toHaveProperty("stop");
     expectTypeOf(
       otelTracer(new BasicTracerProvider().getTracer("shop"), { recordContent: true }),
-    ).toEqualTypeOf<ToolTracer>();
+    ).toEqualTypeOf<Tracing>();
+    expectTypeOf(
+      tracing({ start: () => ({ phase: () => {}, end: () => {} }) }),
+    ).toEqualTypeOf<Tracing>();
   });
 
   it("refuses something that is neither", () => {

@@ -8,6 +8,7 @@
 import { context, type Span, type Tracer, trace } from "@opentelemetry/api";
 import type { ToolTracer } from "../core/tracing.js";
 import { spanTracer } from "../telemetry/spans.js";
+import { type Tracing, tracing } from "../telemetry/tracing.js";
 
 export type { ToolTracer, TraceHandle, TraceUnit } from "../core/tracing.js";
 
@@ -57,9 +58,11 @@ export interface OtelTracerOptions {
  * });
  * ```
  */
-export function otelTracer(tracer: Tracer, options: OtelTracerOptions = {}): ToolTracer {
-  return spanTracer<Span>(tracer, {
-    recordContent: options.recordContent === true,
-    within: (parent) => (parent ? trace.setSpan(context.active(), parent) : context.active()),
-  });
+export function otelTracer(tracer: Tracer, options: OtelTracerOptions = {}): Tracing {
+  return tracing(
+    spanTracer<Span>(tracer, {
+      recordContent: options.recordContent === true,
+      within: (parent) => (parent ? trace.setSpan(context.active(), parent) : context.active()),
+    }),
+  );
 }

@@ -41,7 +41,6 @@ export function checkComponent(component: AgentComponent<unknown, RuntimeEvent>)
 export interface CheckedBridgeOptions<Project> {
   timeoutMs: number | undefined;
   project: Project | undefined;
-  tracer: ToolTracer | undefined;
   offer: ToolOffer;
   layers: Layer[];
 }
@@ -51,10 +50,9 @@ export function checkOptions<Project>(options: {
   timeoutMs?: number;
   project?: Project;
   onWarning?: WarningSink;
-  tracer?: unknown;
   offer?: unknown;
 }): CheckedBridgeOptions<Project> {
-  const { timeoutMs, project, onWarning, tracer, offer } = options;
+  const { timeoutMs, project, onWarning, offer } = options;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
     misuse(`timeoutMs must be a number ≥ 0 (Infinity for none), not ${String(timeoutMs)}`);
   }
@@ -66,7 +64,6 @@ export function checkOptions<Project>(options: {
     // No limit at all needs no timer at all.
     timeoutMs: timeoutMs === Number.POSITIVE_INFINITY ? undefined : timeoutMs,
     project,
-    tracer: tracer === undefined ? undefined : checkTracer(tracer),
     offer: offerOf(offer),
     layers: layersOf(options),
   };

@@ -26,7 +26,6 @@ import { type BridgeParts, type Pipeline, type Run, register } from "./pipeline.
 import { CANCELLED, callQueue, failed } from "./queue.js";
 import { executed } from "./route.js";
 import type { Soon } from "./soon.js";
-import { traceCall } from "./tracing.js";
 import { turnCache } from "./turn-cache.js";
 import type {
   DialectToolBridge,
@@ -102,7 +101,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   | DialectToolBridge<S, E, ToolDefs, Response, ResultBlock>
   | LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message> {
   checkComponent(component);
-  const { timeoutMs, project, tracer, offer, layers } = checkOptions(options);
+  const { timeoutMs, project, offer, layers } = checkOptions(options);
   const checked = withDefaults(options);
   const warn = onceEach(options.onWarning);
   const canExecute = gateOf(component, warn);
@@ -110,6 +109,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
 
   // The stages every call goes through; the layers given wrap the ones they join.
   const pipeline: Pipeline<S, E> = {
+    call: (call, invokeOptions, span) => queued(call, invokeOptions, span),
     declare: (schema) => schema,
     beside: () => false,
     route: (route, call, _schema, invokeOptions, span) =>
@@ -174,11 +174,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     // The call's fields are read once, here; a call that cannot be read is answered at once.
     const read = readCall(raw);
     if (!read.ok) return { outcome: read };
-    const call = read.value;
-    if (!tracer) return queued(call, invokeOptions, undefined);
-    return traceCall(tracer, call, invokeOptions?.parent, (span) =>
-      queued(call, invokeOptions, span),
-    );
+    return pipeline.call(read.value, invokeOptions);
   };
   const invoke = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
     const now = run(call, invokeOptions);

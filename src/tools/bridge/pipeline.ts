@@ -59,8 +59,19 @@ export type AnswerStage<S, E extends RuntimeEvent> = (
   observation: Observation<S, E>,
 ) => Result<Observation, ToolError>;
 
+/**
+ * The call stage: a call read, from being taken to being answered (queued, resolved, routed).
+ * Tracing wraps it to report the call as a unit, whose handle the inner stages hear.
+ */
+export type CallStage<S, E extends RuntimeEvent> = (
+  call: NeutralToolCall,
+  options: InvokeOptions | undefined,
+  span?: TraceHandle,
+) => Soon<Run<S, E>>;
+
 /** The named stages of one bridge, each read at every call: a layer replaces one with a wrapper. */
 export interface Pipeline<S, E extends RuntimeEvent> {
+  call: CallStage<S, E>;
   /** The schema the commands are offered from: the component's, with what layers declare. */
   declare: (schema: AgentSchema) => AgentSchema;
   /**

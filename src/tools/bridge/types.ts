@@ -27,6 +27,7 @@ export type { InvokeOptions, LedgerOptions } from "./call-options.js";
  * and the function that makes it (what a wrong value is told).
  */
 export const LAYER_OPTIONS = {
+  tracer: { layer: "tracing", madeBy: "otelTracer(tracer) or tracing(toolTracer)" },
   approve: { layer: "approval", madeBy: "approval(policy)" },
   wait: { layer: "wait", madeBy: "waitTool({ maxMs })" },
 } as const;
@@ -88,14 +89,14 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    */
   approve?: Layer<"approval">;
   /**
-   * Reports each call — queued, validated, executed, answered — to a tracer:
+   * The tracing layer: each call — queued, validated, executed, answered — reported to a tracer.
    * `otelTracer(trace.getTracer("shop"))` from `ignite-element/tools/otel` makes one GenAI
-   * `execute_tool {name}` span per call; any other `ToolTracer` hears the units of work. See
-   * docs/telemetry.md.
+   * `execute_tool {name}` span per call; `tracing(toolTracer)` brings any other `ToolTracer` the
+   * units of work. See docs/telemetry.md.
    *
    * @default undefined — no spans, no cost
    */
-  tracer?: ToolTracer;
+  tracer?: Layer<"tracing">;
   /**
    * Which commands `toToolDefs` lists: `"available"`, the commands available now (the list
    * follows the state, for a host that reads it every turn), or `"declared"`, every declared

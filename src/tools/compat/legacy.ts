@@ -15,6 +15,7 @@ import { igniteTools as bridge } from "../bridge/ignite-tools.js";
 import { isLayer } from "../bridge/pipeline.js";
 import type { ToolBridge } from "../bridge/types.js";
 import { isRecord } from "../core/json.js";
+import type { ToolTracer } from "../core/tracing.js";
 import type { LiveChange, RuntimeEvent } from "../core/types.js";
 import type { UntilOptions } from "../live/live.js";
 import { observe, until } from "../live/observe.js";
@@ -23,6 +24,7 @@ import { runToolLoop as loop } from "../loop/loop.js";
 import { resumeToolLoop as resume } from "../loop/resume.js";
 import { changeNotes } from "../loop/tell-changes.js";
 import { type SpanTracer, toolTracer } from "../telemetry/spans.js";
+import { tracing } from "../telemetry/tracing.js";
 
 /** `options` of `igniteTools` (or a host's, an adapter's), with each old form as its layer. */
 export function upgrade<O>(options: O): O {
@@ -34,7 +36,9 @@ export function upgrade<O>(options: O): O {
     upgraded.approve = approval(approve as Parameters<typeof approval>[0]);
   }
   if (isRecord(wait) && !isLayer(wait)) upgraded.wait = waitTool(wait as unknown as WaitOptions);
-  if (isSpanTracer(tracer)) upgraded.tracer = toolTracer(tracer);
+  if (isSpanTracer(tracer)) upgraded.tracer = tracing(toolTracer(tracer));
+  else if (isRecord(tracer) && !isLayer(tracer))
+    upgraded.tracer = tracing(tracer as unknown as ToolTracer);
   return upgraded as O;
 }
 

@@ -26,7 +26,11 @@ import {
   type WireOptions,
 } from "../wire/provider-tools.js";
 import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
-import { ANTHROPIC_STRICT } from "../wire/strict.js";
+import { ANTHROPIC_STRICT, type StrictRule } from "../wire/strict.js";
+import { strictOf } from "../wire/strict-option.js";
+
+export type { StrictRule } from "../wire/strict.js";
+
 import type {
   AnthropicContentBlockParam,
   AnthropicMessage,
@@ -40,9 +44,11 @@ export type * from "./anthropic-messages.js";
 export interface AnthropicOptions extends ResultOptions {
   /**
    * Send `strict: true` (guaranteed schema conformance) on every tool whose schema Anthropic's
-   * strict mode can express; any other tool is sent as it is, without the flag.
+   * strict mode can express; any other tool is sent as it is, without the flag. Give
+   * `anthropicStrict` (from this entrypoint) to carry strict mode in a browser or worker bundle:
+   * there `true` is refused, so that a bundle without strict mode carries none of its code.
    */
-  strict?: boolean;
+  strict?: boolean | StrictRule;
 }
 
 /** One entry of the Messages API `tools` array (assignable to the SDK's `Tool`). */
@@ -97,7 +103,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
   // Anthropic's strict mode accepts fewer keywords than OpenAI's: its own rule decides per tool.
   const wireOptions: WireOptions = {
     names: ANTHROPIC_NAMES,
-    strict: options.strict ? ANTHROPIC_STRICT : undefined,
+    strict: strictOf(options.strict, "anthropic", "anthropic"),
   };
 
   return {
@@ -194,3 +200,9 @@ function contentOf(response: unknown, method: string): readonly unknown[] {
  * configured, `igniteTools(component, anthropic({ strict: true }))`.
  */
 export const anthropic = /* @__PURE__ */ configurable(make);
+
+/**
+ * Anthropic's strict tool use, as a value: `anthropic({ strict: anthropicStrict })` carries it in
+ * any build, a browser's included.
+ */
+export const anthropicStrict: StrictRule = ANTHROPIC_STRICT;

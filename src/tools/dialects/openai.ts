@@ -28,15 +28,25 @@ import {
   type WireOptions,
 } from "../wire/provider-tools.js";
 import { maxCharsOf, type ResultOptions, resultText, toJsonText } from "../wire/result-text.js";
-import { OPENAI_STRICT } from "../wire/strict.js";
+import { OPENAI_STRICT, type StrictRule } from "../wire/strict.js";
+import { strictOf } from "../wire/strict-option.js";
+
+export type { StrictRule } from "../wire/strict.js";
 
 /** Options of the `openai` and `openaiResponses` dialects. */
 export interface OpenAIOptions extends ResultOptions {
   /**
    * Structured outputs: send every tool whose schema strict mode can express in strict form with
-   * `strict: true`; any other tool falls back to `strict: false`.
+   * `strict: true`; any other tool falls back to `strict: false`. Give `openaiStrict` (from this
+   * entrypoint) to carry strict mode in a browser or worker bundle: there `true` is refused, so
+   * that a bundle without strict mode carries none of its code.
+   *
+   * @example
+   * ```ts
+   * igniteTools(component, openai({ strict: openaiStrict }));
+   * ```
    */
-  strict?: boolean;
+  strict?: boolean | StrictRule;
 }
 
 /** A Chat Completions function tool (assignable to the SDK's `ChatCompletionFunctionTool`). */
@@ -300,7 +310,7 @@ function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
   const maxChars = maxCharsOf("openai", options);
   const wireOptions: WireOptions = {
     names: OPENAI_NAMES,
-    strict: options.strict ? OPENAI_STRICT : undefined,
+    strict: strictOf(options.strict, "openai", "openai"),
   };
   return {
     toToolDefs: (manifest: NeutralManifest, context?: ToolDefsContext) =>
@@ -310,7 +320,7 @@ function makeOpenAI(options: OpenAIOptions = {}): OpenAIChatDialect {
           name: tool.name,
           ...descriptionOf(tool),
           parameters: tool.parameters,
-          ...(options.strict ? { strict: tool.strict } : {}),
+          ...(wireOptions.strict ? { strict: tool.strict } : {}),
         },
       })),
     parseToolCalls(response, manifest): NeutralToolCall[] {
@@ -425,7 +435,7 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
   const maxChars = maxCharsOf("openaiResponses", options);
   const wireOptions: WireOptions = {
     names: OPENAI_NAMES,
-    strict: options.strict ? OPENAI_STRICT : undefined,
+    strict: strictOf(options.strict, "openai", "openaiResponses"),
   };
   return {
     toToolDefs: (manifest: NeutralManifest, context?: ToolDefsContext) =>
@@ -473,3 +483,9 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
  * The OpenAI Responses API dialect. Use it as is, or configured: `openaiResponses({ strict })`.
  */
 export const openaiResponses = /* @__PURE__ */ configurable(makeOpenAIResponses);
+
+/**
+ * OpenAI's strict mode (structured outputs), as a value: `openai({ strict: openaiStrict })` and
+ * `openaiResponses({ strict: openaiStrict })` carry it in any build, a browser's included.
+ */
+export const openaiStrict: StrictRule = OPENAI_STRICT;
