@@ -115,7 +115,7 @@ describe("in browsers and workers, a form before layers is refused, saying what 
     [
       "an OpenTelemetry Tracer as it is",
       { tracer: new BasicTracerProvider().getTracer("raw") },
-      "tracer takes what otelTracer(tracer) or tracing(toolTracer) makes, not an object",
+      "tracer takes what otelTracer(tracer) or tracing(toolTracer) makes, not a Tracer",
     ],
   ])("%s", (_, options, message) => {
     expect(() => current.igniteTools(component(), fakeDialect, before0_2(options))).toThrow(
