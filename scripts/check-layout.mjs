@@ -3,10 +3,12 @@
 // with a comment saying what it owns and stays under 500 lines, and the file that defines
 // `igniteTools` stays small and names no capability — each capability joins its pipeline as a
 // layer from a room of its own (.dependency-cruiser.cjs checks the arrows between the rooms).
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const MAX_LINES = 500;
+// The rooms the shell is: each opens with a README.md saying what it owns.
+const ROOMS = ["bridge", "approval", "live", "telemetry", "loop", "compat"];
 const BRIDGE = "src/tools/bridge/ignite-tools.ts";
 const MAX_BRIDGE_LINES = 350;
 // What the capabilities are called in code: a branch on any of them belongs in its layer.
@@ -38,6 +40,11 @@ for (const file of sources) {
   if (lines > MAX_LINES) fail(`${file}: ${lines} lines; a source file has at most ${MAX_LINES}`);
   if (!text.startsWith("/**") && !text.startsWith("#!")) {
     fail(`${file}: opens without a comment saying what it owns`);
+  }
+}
+for (const room of ROOMS) {
+  if (!existsSync(`src/tools/${room}/README.md`)) {
+    fail(`src/tools/${room}/: no README.md saying what the room owns`);
   }
 }
 const bridge = readFileSync(BRIDGE, "utf8");
