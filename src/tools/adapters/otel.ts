@@ -11,6 +11,7 @@ import { spanTracer } from "../telemetry/spans.js";
 import { type Tracing, tracing } from "../telemetry/tracing.js";
 
 export type { ToolTracer, TraceHandle, TraceUnit } from "../core/tracing.js";
+export type { Tracing } from "../telemetry/tracing.js";
 
 /**
  * Options of `otelTracer`.
