@@ -24,7 +24,7 @@ export interface ResumeToolLoopOptions<
   Response,
   ResultBlock,
   Message,
-  Signal extends AbortSignalLike = AbortSignalLike,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 > extends CallListeners {
   /** A bridge over the same component and dialect as the loop that paused (any process). */
   tools: LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
