@@ -60,11 +60,12 @@ export interface ResumeToolLoopOptions<
   /** As for `runToolLoop`: the agent's name on the spans. */
   agentName?: string;
   /**
-   * As for `runToolLoop` (`changeNotes()`), observed from the resume's start: what changes outside the model's
-   * calls from then on (while the paused turn's calls are settled, and after) is told at the next
-   * request. What happened while the loop was paused, before the resume started, is not told —
-   * nobody observed it, perhaps in another process — but the settled calls' answers carry the
-   * state then.
+   * As for `runToolLoop` (`changeNotes()`), observed from the resume's start: what changes outside
+   * the model's calls from then on (while the paused turn's calls are settled, and after) is told
+   * at the next request — after what the paused run heard and had not told (`state.untold`), so
+   * each is told once. What happened while the loop was paused, before the resume started, is not
+   * told — nobody observed it, perhaps in another process — but the settled calls' answers carry
+   * the state then.
    *
    * @default undefined — nothing is told
    */
@@ -105,7 +106,8 @@ export async function resumeToolLoop<
   const tracer = options.tracer && checkTracer(options.tracer);
   const { ledger, leaseMs } = options;
   // Observing from here: the settled turn's own calls are the model's, anything else is told.
-  const teller = notesOf(tools, options.tellChanges, "resumeToolLoop");
+  // What the paused run heard and did not tell is told first.
+  const teller = notesOf(tools, options.tellChanges, "resumeToolLoop", state);
   const settling = {
     ...(ledger === undefined ? {} : { ledger }),
     ...(signal === undefined ? {} : { signal }),
