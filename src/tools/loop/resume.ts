@@ -49,6 +49,17 @@ export interface ResumeToolLoopOptions<
    * @default 30_000
    */
   leaseMs?: number;
+  /**
+   * What this resume does when another resume of the same state is still running (its claim's
+   * lease live, in this process or another): `"refuse"` rejects at once with an `ApprovalError`
+   * `resuming-elsewhere` and `retryAt`, the end of the other's lease unless it is renewed;
+   * `"wait"` waits for the other — looking at the ledger at most every 250 ms, for as long as it
+   * runs; `signal` aborts the wait (`resuming-elsewhere` then) — and rejects `already-resumed`
+   * as soon as it finished, or goes on as the recovery once it died (its lease ran out).
+   *
+   * @default "refuse"
+   */
+  whenElsewhere?: "refuse" | "wait";
   signal?: Signal;
   onStep?: (step: ToolLoopStep<S, E, Response, ResultBlock>) => void;
   /** The clock decisions' `expiresAt` and the leases are read with. @default Date.now */
@@ -76,7 +87,8 @@ export interface ResumeToolLoopOptions<
  * Settles a loop paused for approval and continues it: every decision is checked (an
  * `ApprovalError` rejects before anything runs), the resume is claimed in the ledger — a state
  * already resumed is refused (`already-resumed`), one being resumed elsewhere too
- * (`resuming-elsewhere`), one whose resume died is recovered — each approved call executes
+ * (`resuming-elsewhere`, or waited for with `whenElsewhere: "wait"`), one whose resume died is
+ * recovered — each approved call executes
  * exactly once, each denied one is answered `Denied`, the whole turn's answers go to the model in
  * order, and the loop goes on as `runToolLoop` would — to `done`, or to another `approval`.
  *
@@ -113,6 +125,7 @@ export async function resumeToolLoop<
     ...(signal === undefined ? {} : { signal }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(leaseMs === undefined ? {} : { leaseMs }),
+    ...(options.whenElsewhere === undefined ? {} : { whenElsewhere: options.whenElsewhere }),
   };
   // One run span for the settled turn and the turns after it, as runToolLoop makes for its own.
   const run = tracer?.start({ kind: "run", agent: agentName });
