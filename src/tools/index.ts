@@ -91,7 +91,12 @@ export { observe, until } from "./live/observe.js";
 export { type WaitObservation, type WaitOptions, type WaitTool, waitTool } from "./live/wait.js";
 export type { ToolLoopState } from "./loop/loop-state.js";
 export type { ResumeToolLoopOptions } from "./loop/resume.js";
-export { type ChangeNotes, type ChangeNotesOptions, changeNotes } from "./loop/tell-changes.js";
+export {
+  type ChangeNotes,
+  type ChangeNotesOptions,
+  changeNotes,
+  type UntoldChanges,
+} from "./loop/tell-changes.js";
 export type {
   ModelRequest,
   StreamingToolLoopOptions,

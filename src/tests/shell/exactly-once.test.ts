@@ -597,6 +597,195 @@ describe("leases", () => {
   });
 });
 
+describe('a resume that meets another one running (whenElsewhere: "wait")', () => {
+  /** A model whose continuation (turn 2) waits until `finish` is called: a resume still running. */
+  function slowModel() {
+    let finish = () => {};
+    let continuing = () => {};
+    const asked: number[] = [];
+    const continued = new Promise<void>((resolve) => (continuing = resolve));
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const model = async (request: ModelRequest<unknown, FakeMessage>): Promise<FakeResponse> => {
+      asked.push(request.turn);
+      continuing();
+      await finished;
+      return { text: "Paid.", toolCalls: [] };
+    };
+    return { model, asked, continued, finish: () => finish() };
+  }
+
+  it("waits for the other resume and rejects already-resumed as soon as it finished, long before its lease ran out", async () => {
+    const { component, paid, stored } = await pausedRun();
+    const tools = igniteTools(component, fakeDialect, { approve: approval(askPay) });
+    const ledger = memoryLedger();
+    const slow = slowModel();
+    const resume = (whenElsewhere?: "refuse" | "wait") =>
+      resumeToolLoop({
+        tools,
+        model: slow.model,
+        state: stored.state,
+        decisions: stored.pending.map(approveCall),
+        ledger,
+        ...(whenElsewhere ? { whenElsewhere } : {}),
+      });
+    const winner = resume();
+    await slow.continued; // the winner holds the claim and asks the model for its continuation
+    const started = Date.now();
+
+    // Refused at once, by default, with retryAt at the end of the winner's 30 s lease.
+    const refused = resume().catch((error: unknown) => error);
+    await expect(refused).resolves.toMatchObject({ code: "resuming-elsewhere" });
+    const { retryAt } = (await refused) as ApprovalError;
+    expect(retryAt).toBeGreaterThan(started + 29_000);
+
+    const waiting = resume("wait").catch((error: unknown) => error);
+    let settled = false;
+    void waiting.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(settled).toBe(false); // still waiting: the winner is still running
+    slow.finish();
+    expect((await winner).stop).toBe("done");
+    const error = await waiting;
+    expect(error).toBeInstanceOf(ApprovalError);
+    expect(error).toMatchObject({ code: "already-resumed" });
+    // One look at the ledger after the winner finished, at most 250 ms later: not 30 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(paid).toEqual([{ amount: 5 }]);
+    expect(slow.asked).toEqual([2]);
+  });
+
+  it("waits for as long as the other resume renews its claim", async () => {
+    const { component, paid, stored } = await pausedRun();
+    const tools = igniteTools(component, fakeDialect, { approve: approval(askPay) });
+    const ledger = memoryLedger();
+    const slow = slowModel();
+    const resume = (whenElsewhere?: "wait") =>
+      resumeToolLoop({
+        tools,
+        model: slow.model,
+        state: stored.state,
+        decisions: stored.pending.map(approveCall),
+        ledger,
+        leaseMs: 600,
+        ...(whenElsewhere ? { whenElsewhere } : {}),
+      });
+    const winner = resume();
+    await slow.continued;
+    const waiting = resume("wait").catch((error: unknown) => error);
+    // Two and a half of the winner's leases go by: each renewed, none taken for a crash.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    slow.finish();
+    expect((await winner).stop).toBe("done");
+    await expect(waiting).resolves.toMatchObject({ code: "already-resumed" });
+    expect(paid).toEqual([{ amount: 5 }]);
+    expect(slow.asked).toEqual([2]);
+  });
+
+  it("recovers the turn once the other resume's lease ran out: its process died", async () => {
+    const { component, paid, model, asked, stored } = await pausedRun();
+    const ledger = memoryLedger();
+    // What a resume whose process died just now leaves: its claim, and its payment started.
+    const claim = `${stored.state.paused.scope}/resume`;
+    const payKey = `${stored.state.paused.scope}/${stored.pending[0].digest}`;
+    await ledger.begin(claim, { holder: "dead", until: Date.now() + 300 });
+    await ledger.begin(payKey, { holder: "dead", until: Date.now() + 300 });
+
+    const recovered = await resumeToolLoop({
+      tools: igniteTools(component, fakeDialect, { approve: approval(askPay) }),
+      model,
+      state: stored.state,
+      decisions: stored.pending.map(approveCall),
+      ledger,
+      whenElsewhere: "wait",
+    });
+
+    expect(recovered.stop).toBe("done");
+    expect(recovered.steps[0]?.errors).toMatchObject([{ reason: "interrupted" }]);
+    expect(paid).toEqual([]);
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it("stops waiting when its signal aborts: resuming-elsewhere, nothing run, the model not asked", async () => {
+    const { component, paid, model, asked, stored } = await pausedRun();
+    const ledger = memoryLedger();
+    await ledger.begin(`${stored.state.paused.scope}/resume`, {
+      holder: "other",
+      until: Date.now() + 60_000,
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("the user left")), 50);
+
+    const resuming = resumeToolLoop({
+      tools: igniteTools(component, fakeDialect, { approve: approval(askPay) }),
+      model,
+      state: stored.state,
+      decisions: stored.pending.map(approveCall),
+      ledger,
+      whenElsewhere: "wait",
+      signal: controller.signal,
+    });
+
+    await expect(resuming).rejects.toMatchObject({
+      name: "ApprovalError",
+      code: "resuming-elsewhere",
+      retryAt: expect.any(Number),
+      cause: new Error("the user left"),
+    });
+    await expect(resuming).rejects.toThrow("the wait for it was aborted. Nothing ran");
+    expect(paid).toEqual([]);
+    expect(asked).toEqual([1]);
+  });
+
+  it("waits the same way in resumeToolCalls", async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let running = () => {};
+    const started = new Promise<void>((resolve) => (running = resolve));
+    const paid: unknown[] = [];
+    const component: AgentComponent<{ paid: number }> = {
+      getSchema: () => ({ commands: { pay: { destructive: true, input: { type: "object" } } } }),
+      execute: async (_command, input) => {
+        running();
+        await released;
+        paid.push(input);
+        return { state: { paid: paid.length }, events: [] };
+      },
+    };
+    const tools = igniteTools(component, fakeDialect, { approve: approval(askPay) });
+    const ledger = memoryLedger();
+    const answers = await tools.answerToolCalls({
+      toolCalls: [{ id: "p1", name: "pay", input: { amount: 2 } }],
+    });
+    const paused = pauseToolCalls(answers);
+    const decisions = paused.pending.map((call) => approveCall(call));
+
+    const first = resumeToolCalls(tools, paused, decisions, { ledger });
+    await started;
+    const second = resumeToolCalls(tools, paused, decisions, { ledger, whenElsewhere: "wait" });
+    setTimeout(release, 100);
+
+    expect((await first).map((answer) => answer.outcome.ok)).toEqual([true]);
+    await expect(second).rejects.toMatchObject({ code: "already-resumed" });
+    expect(paid).toEqual([{ amount: 2 }]);
+  });
+
+  it("refuses a whenElsewhere that is neither refuse nor wait, before anything runs", async () => {
+    const { component, paid, model, asked, stored } = await pausedRun();
+    const resuming = resumeToolLoop({
+      tools: igniteTools(component, fakeDialect, { approve: approval(askPay) }),
+      model,
+      state: stored.state,
+      decisions: stored.pending.map(approveCall),
+      whenElsewhere: "waiting" as never,
+    });
+    await expect(resuming).rejects.toThrow(
+      new TypeError('whenElsewhere takes "refuse" or "wait", not "waiting"'),
+    );
+    expect(paid).toEqual([]);
+    expect(asked).toEqual([1]);
+  });
+});
+
 describe("the approval policy is asked once per call", () => {
   function counting() {
     const asked: string[] = [];

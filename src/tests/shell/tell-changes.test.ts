@@ -9,6 +9,7 @@ import {
   approval,
   approveCall,
   changeNotes,
+  denyCall,
   type FakeMessage,
   type FakeResponse,
   type FakeResultBlock,
@@ -16,7 +17,9 @@ import {
   fakeDialect,
   igniteTools,
   type LoopToolBridge,
+  type ModelRequest,
   type NeutralToolCall,
+  type PendingCall,
   type RuntimeEvent,
   resumeToolLoop,
   runToolLoop,
@@ -668,6 +671,204 @@ describe("tellChanges after resumeToolLoop", () => {
     expect(world.held()).toBe(0);
   });
 
+  it("tells after the resume, once, an outside event heard while the model thought in the turn that paused, before what the resume heard", async () => {
+    const { component, world } = oven();
+    world.openDoor(); // before the run: nobody observes it
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
+    const paused = await runToolLoop({
+      tools,
+      model: scriptedModel([
+        () => {
+          world.preheated(); // heard while the model thinks, in the turn that then pauses
+          return { toolCalls: [preheat(180)] };
+        },
+      ]).model,
+      messages: ask("Heat up."),
+      tellChanges: changeNotes(),
+    });
+    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+    expect(world.held()).toBe(0);
+    // Stored as JSON and read back, as an application does.
+    const state: typeof paused.state = JSON.parse(JSON.stringify(paused.state));
+    expect(state.untold).toEqual({
+      events: [{ type: "preheated" }],
+      available: [],
+      unavailable: [],
+    });
+
+    let once = true;
+    const { model, requests } = scriptedModel([]);
+    const result = await resumeToolLoop({
+      tools,
+      model,
+      state,
+      decisions: paused.pending.map((call) => approveCall(call)),
+      tellChanges: changeNotes(),
+      // Heard by the resume, once the settled turn is answered and before its first request.
+      onStep: () => {
+        if (once) world.closeDoor();
+        once = false;
+      },
+    });
+
+    const note = [
+      HEADER,
+      "Events, oldest first:",
+      '- {"type":"preheated"}',
+      '- {"type":"doorClosed"}',
+      'State now: {"temperature":180,"preheated":true,"door":"closed"}',
+      "Now available: bake",
+    ].join("\n");
+    expect(result.stop).toBe("done");
+    expect(result.steps.map((step) => step.told)).toEqual([undefined, note]);
+    expect(notesIn(requests[0]?.messages ?? [])).toEqual([note]);
+    expect(world.held()).toBe(0);
+  });
+
+  it("carries what was heard and untold as plain JSON, and tells it even when the resume heard nothing", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect, {
+      approve: approval(({ route }) => (route.command === "bake" ? "ask" : "allow")),
+    });
+    const paused = await runToolLoop({
+      tools,
+      model: scriptedModel([
+        () => {
+          world.preheated();
+          world.notify(); // a repeat: not a change
+          return { toolCalls: [{ id: "b1", name: "bake", input: { dish: "bread" } }] };
+        },
+      ]).model,
+      messages: ask("Bake bread."),
+      tellChanges: changeNotes(),
+    });
+    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+    expect(JSON.parse(JSON.stringify(paused.state))).toEqual(paused.state);
+    // bake became available while the model thought: the world's doing, not told yet.
+    expect(paused.state.untold).toEqual({
+      events: [{ type: "preheated" }],
+      available: ["bake"],
+      unavailable: [],
+    });
+
+    const result = await resumeToolLoop({
+      tools,
+      model: scriptedModel([]).model,
+      state: paused.state,
+      decisions: paused.pending.map((call) => denyCall(call, "not now")),
+      tellChanges: changeNotes(),
+    });
+
+    expect(result.steps.map((step) => step.told)).toEqual([
+      undefined,
+      [
+        HEADER,
+        "Events, oldest first:",
+        '- {"type":"preheated"}',
+        'State now: {"temperature":20,"preheated":true,"door":"closed"}',
+        "Now available: bake",
+      ].join("\n"),
+    ]);
+    expect(world.held()).toBe(0);
+  });
+
+  it("carries nothing when everything heard was told or read, and nothing without tellChanges", async () => {
+    const { component } = oven();
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
+    const withNotes = await runToolLoop({
+      tools,
+      model: scriptedModel([[preheat(180)]]).model,
+      messages: ask("Heat up."),
+      tellChanges: changeNotes(),
+    });
+    const { component: other, world } = oven();
+    const without = await runToolLoop({
+      tools: igniteTools(other, fakeDialect, { approve: approval(() => "ask") }),
+      model: scriptedModel([
+        () => {
+          world.preheated();
+          return { toolCalls: [preheat(180)] };
+        },
+      ]).model,
+      messages: ask("Heat up."),
+    });
+
+    expect(withNotes.state).toBeDefined();
+    expect(withNotes.state && "untold" in withNotes.state).toBe(false);
+    expect(without.state && "untold" in without.state).toBe(false);
+  });
+
+  it("resumes a state paused without untold (by an earlier version) as one with nothing untold", async () => {
+    const { component, world } = oven();
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
+    const paused = await runToolLoop({
+      tools,
+      model: scriptedModel([
+        () => {
+          world.preheated();
+          return { toolCalls: [preheat(180)] };
+        },
+      ]).model,
+      messages: ask("Heat up."),
+      tellChanges: changeNotes(),
+    });
+    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+    const { untold, ...older } = paused.state;
+    expect(untold).toBeDefined();
+    expect(older.version).toBe(1);
+
+    let once = true;
+    const result = await resumeToolLoop({
+      tools,
+      model: scriptedModel([]).model,
+      state: older,
+      decisions: paused.pending.map((call) => approveCall(call)),
+      tellChanges: changeNotes(),
+      onStep: () => {
+        if (once) world.openDoor();
+        once = false;
+      },
+    });
+
+    expect(result.stop).toBe("done");
+    expect(result.steps[1]?.told?.split("\n").slice(1, 3)).toEqual([
+      "Events, oldest first:",
+      '- {"type":"doorOpened"}',
+    ]);
+    expect(world.held()).toBe(0);
+  });
+
+  it("refuses, before anything runs, a state whose untold changes are not what a pause stores", async () => {
+    const { component, world, state } = oven();
+    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
+    const paused = await runToolLoop({
+      tools,
+      model: scriptedModel([
+        () => {
+          world.preheated();
+          return { toolCalls: [preheat(180)] };
+        },
+      ]).model,
+      messages: ask("Heat up."),
+      tellChanges: changeNotes(),
+    });
+    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+    const { model, requests } = scriptedModel([]);
+
+    const resume = resumeToolLoop({
+      tools,
+      model,
+      state: { ...paused.state, untold: { events: "preheated" } as never },
+      decisions: paused.pending.map((call) => approveCall(call)),
+      tellChanges: changeNotes(),
+    });
+
+    await expect(resume).rejects.toMatchObject({ name: "ApprovalError", code: "tampered" });
+    expect(state().temperature).toBe(20);
+    expect(requests).toEqual([]);
+    expect(world.held()).toBe(0);
+  });
+
   it("releases its observation when the resume is refused", async () => {
     const { component, world } = oven();
     const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
@@ -863,11 +1064,95 @@ describe("the note's bound and order (properties)", () => {
       { numRuns: 40 },
     );
   });
+
+  it("tells every outside event it heard exactly once, in order, across pauses for approval and their resumes", async () => {
+    const turn = fc.record({
+      // Events from outside while the model thinks.
+      knocks: fc.nat({ max: 3 }),
+      // The model's own calls, each emitting an event of the call.
+      rings: fc.nat({ max: 2 }),
+      // A wait that an outside knock ends, and so answers with.
+      waits: fc.boolean(),
+      // A call a person is asked about: the loop pauses, and is resumed.
+      asks: fc.boolean(),
+      // Events from outside while the loop is paused: nobody hears them, nobody tells them.
+      whilePaused: fc.nat({ max: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(turn, { minLength: 1, maxLength: 6 }), async (turns) => {
+        const { component, knock, held } = bell();
+        const tools = igniteTools(component, fakeDialect, {
+          wait: waitTool({ maxMs: 5_000 }),
+          approve: approval(({ route }) => (route.command === "open" ? "ask" : "allow")),
+        });
+        let count = 0;
+        const knocked: number[] = [];
+        // Each request's note, read where the model reads it: a paused turn's step is not kept.
+        const notes: string[] = [];
+        const model = async ({
+          turn: number,
+          messages,
+        }: ModelRequest<unknown, FakeMessage>): Promise<FakeResponse> => {
+          const last = messages.at(-1);
+          if (messages.length > 1 && last?.role === "user") notes.push(last.content);
+          const now = turns[number - 1];
+          if (now === undefined) return { toolCalls: [] };
+          for (let index = 0; index < now.knocks; index++) {
+            knocked.push(count);
+            knock(count++);
+          }
+          const calls: NeutralToolCall[] = [];
+          for (let index = 0; index < now.rings; index++) calls.push({ name: "ring" });
+          if (now.waits) {
+            const heard = count++;
+            setTimeout(() => knock(heard));
+            calls.push({ name: "waitFor", input: { event: "knock" } });
+          }
+          if (now.asks || calls.length === 0) calls.push({ name: "open" });
+          return { toolCalls: calls };
+        };
+        const options = { tools, model, tellChanges: changeNotes() };
+        let result = await runToolLoop({
+          ...options,
+          maxTurns: turns.length + 1,
+          messages: ask("Listen."),
+        });
+        const steps = [...result.steps];
+        while (result.stop === "approval") {
+          for (let index = 0; index < (turns[result.state.turn - 1]?.whilePaused ?? 0); index++) {
+            knock(count++); // never heard: not in `knocked`
+          }
+          const { pending, state } = JSON.parse(JSON.stringify(result));
+          result = await resumeToolLoop({
+            ...options,
+            state,
+            decisions: pending.map((call: PendingCall) => approveCall(call)),
+          });
+          steps.push(...result.steps);
+        }
+
+        expect(result.stop).toBe("done");
+        // Every turn answered once: before a pause, or settled by its resume.
+        expect(steps.map((step) => step.turn)).toEqual(steps.map((_, index) => index + 1));
+        const told = notes.flatMap((note) =>
+          note
+            .split("\n")
+            .filter((line) => line.startsWith("- {"))
+            .map((line) => JSON.parse(line.slice(2)) as BellEvent)
+            .filter((event) => event.type === "knock")
+            .map((event) => event.payload),
+        );
+        expect(told).toEqual(knocked);
+        expect(held()).toBe(0);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });
 
 type BellEvent = { type: "knock"; payload: number } | { type: "rang"; payload: number };
 
-/** A door bell: the model rings it, and someone outside knocks. */
+/** A door bell: the model rings it (or opens the door, ringing too), and someone outside knocks. */
 function bell() {
   let state = { rings: 0, knocks: 0 };
   const listeners = new Set<() => void>();
@@ -878,7 +1163,7 @@ function bell() {
     for (const listener of [...listeners]) listener();
   };
   const component: AgentComponent<typeof state, BellEvent> = {
-    getSchema: () => ({ commands: { ring: {} }, events: ["knock", "rang"] }),
+    getSchema: () => ({ commands: { ring: {}, open: {} }, events: ["knock", "rang"] }),
     execute() {
       const event: BellEvent = { type: "rang", payload: state.rings + 1 };
       change({ ...state, rings: state.rings + 1 }, event);
@@ -896,5 +1181,5 @@ function bell() {
   };
   const knock = (payload: number) =>
     change({ ...state, knocks: state.knocks + 1 }, { type: "knock", payload });
-  return { component, knock };
+  return { component, knock, held: () => listeners.size + eventListeners.size };
 }

@@ -1,13 +1,19 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { GenerateContentConfig, GoogleGenAI } from "@google/genai";
 import type OpenAI from "openai";
-import type { ChatCompletion } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { describe, expectTypeOf, it } from "vitest";
 import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
 import { gemini } from "../../tools/dialects/gemini.js";
-import { type OpenAIChatMessage, openai } from "../../tools/dialects/openai.js";
+import {
+  type OpenAIChatMessage,
+  type OpenAIChatTool,
+  openai,
+} from "../../tools/dialects/openai.js";
 import {
   type AbortSignalLike,
+  approval,
+  approveCall,
   type ChangeNotes,
   changeNotes,
   type ExecuteFailedReason,
@@ -18,8 +24,10 @@ import {
   type ModelRequest,
   type ResumeToolLoopOptions,
   type RuntimeEvent,
+  resumeToolLoop,
   runToolLoop,
   type StreamingToolLoopOptions,
+  scriptedModel,
   type ToolError,
   type ToolLoopOptions,
   type ToolLoopStep,
@@ -133,14 +141,96 @@ describe("runToolLoop with the official SDK clients as the model function, no ca
     expectTypeOf<NonNullable<Result["response"]>["usage"]>().toEqualTypeOf<Anthropic.Usage>();
   });
 
-  it("keeps a model typed with ModelRequest<ToolDefs, Message> working with any signal", () => {
+  it("keeps a model typed with ModelRequest<ToolDefs, Message> working, with the loop's signal or none", () => {
     const model = async (request: ModelRequest<FakeToolDefs, FakeMessage>) => {
+      expectTypeOf(request.signal).toEqualTypeOf<AbortSignal>();
+      return { toolCalls: [] };
+    };
+    const tools = igniteTools(new Counter(), fakeDialect);
+    const run = (signal: AbortSignal) => runToolLoop({ tools, model, messages: [], signal });
+    const unsignalled = () => runToolLoop({ tools, model, messages: [] });
+    expectTypeOf<Awaited<ReturnType<typeof run>>["stop"]>().toEqualTypeOf<ToolLoopStop>();
+    expectTypeOf<Awaited<ReturnType<typeof unsignalled>>["stop"]>().toEqualTypeOf<ToolLoopStop>();
+  });
+
+  it("takes a signal of the application's own making beside a model typed for AbortSignalLike", () => {
+    const model = async (request: ModelRequest<FakeToolDefs, FakeMessage, AbortSignalLike>) => {
       expectTypeOf(request.signal).toEqualTypeOf<AbortSignalLike>();
       return { toolCalls: [] };
     };
-    const run = (signal: AbortSignal) =>
+    const run = (signal: AbortSignalLike) =>
       runToolLoop({ tools: igniteTools(new Counter(), fakeDialect), model, messages: [], signal });
     expectTypeOf<Awaited<ReturnType<typeof run>>["stop"]>().toEqualTypeOf<ToolLoopStop>();
+    // A scripted model never reads its signal: it runs beside any.
+    const scripted = (signal: AbortSignalLike) =>
+      runToolLoop({
+        tools: igniteTools(new Counter(), fakeDialect),
+        model: scriptedModel([]).model,
+        messages: [],
+        signal,
+      });
+    expectTypeOf<Awaited<ReturnType<typeof scripted>>["stop"]>().toEqualTypeOf<ToolLoopStop>();
+  });
+});
+
+describe("a model function typed once, for runToolLoop and resumeToolLoop", () => {
+  // What a newcomer writes: the dialect's tools and the SDK's own message type, no signal type.
+  const model = (request: ModelRequest<OpenAIChatTool[], ChatCompletionMessageParam>) =>
+    client.chat.completions.create(
+      { model: "gpt-4.1", tools: request.tools, messages: request.messages },
+      { signal: request.signal },
+    );
+
+  it("hands the SDK's create the request's signal as it is: the platform's AbortSignal", () => {
+    expectTypeOf<
+      ModelRequest<OpenAIChatTool[], ChatCompletionMessageParam>["signal"]
+    >().toEqualTypeOf<AbortSignal>();
+    expectTypeOf<ModelRequest<OpenAIChatTool[], ChatCompletionMessageParam>["signal"]>().toExtend<
+      OpenAIOptions["signal"]
+    >();
+    expectTypeOf(model).returns.resolves.toExtend<ChatCompletion>();
+  });
+
+  it("is taken by runToolLoop with a signal or none, and by resumeToolLoop, without a type argument", () => {
+    const tools = igniteTools(new Counter(), openai, { approve: approval(() => "ask") });
+    const run = async (signal?: AbortSignal) => {
+      const paused = await runToolLoop({
+        tools,
+        model,
+        messages: [{ role: "user", content: "Count to three." }],
+        ...(signal ? { signal } : {}),
+      });
+      if (paused.stop !== "approval") return paused;
+      return resumeToolLoop({
+        tools,
+        model,
+        state: paused.state,
+        decisions: paused.pending.map((call) => approveCall(call)),
+        ...(signal ? { signal } : {}),
+      });
+    };
+    expectTypeOf(run).returns.resolves.toHaveProperty("stop").toEqualTypeOf<ToolLoopStop>();
+  });
+
+  it("is a ResumeToolLoopOptions' and ToolLoopOptions' model without naming a signal type", () => {
+    type Loop = ToolLoopOptions<
+      unknown,
+      RuntimeEvent,
+      OpenAIChatTool[],
+      ChatCompletion,
+      unknown,
+      ChatCompletionMessageParam
+    >;
+    type Resume = ResumeToolLoopOptions<
+      unknown,
+      RuntimeEvent,
+      OpenAIChatTool[],
+      ChatCompletion,
+      unknown,
+      ChatCompletionMessageParam
+    >;
+    expectTypeOf(model).toExtend<Loop["model"]>();
+    expectTypeOf(model).toExtend<Resume["model"]>();
   });
 });
 

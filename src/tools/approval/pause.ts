@@ -21,6 +21,7 @@ import type {
   RuntimeEvent,
   ToolError,
 } from "../core/types.js";
+import { describeValue } from "../wire/describe-value.js";
 import { toJsonValue } from "../wire/result-text.js";
 import { withApprovals } from "./approval.js";
 import { type ApprovalDecision, ApprovalError, checkDecisions } from "./decisions.js";
@@ -32,6 +33,7 @@ import {
   keepLease,
   type Leasing,
   type Taken,
+  type TakeRule,
   take,
 } from "./lease.js";
 import { defaultLedger } from "./ledger.js";
@@ -138,6 +140,17 @@ export interface ResumeCallsOptions extends CallListeners {
    * @default 30_000
    */
   leaseMs?: number;
+  /**
+   * What this resume does when it meets another resume of the same turn still running (its
+   * lease live): `"refuse"` rejects at once with an `ApprovalError` `resuming-elsewhere` and its
+   * `retryAt` (the end of the other's lease, unless it is renewed); `"wait"` waits for the other —
+   * looking at the ledger at most every 250 ms, for as long as it renews its claim; `signal`
+   * aborts the wait (`resuming-elsewhere` then) — and rejects `already-resumed` as soon as it
+   * finished, or goes on as the recovery once it died (its lease ran out).
+   *
+   * @default "refuse"
+   */
+  whenElsewhere?: "refuse" | "wait";
 }
 
 /**
@@ -150,8 +163,9 @@ export interface ResumeCallsOptions extends CallListeners {
  * pending, two for the same call, one past its `expiresAt`, a pending call left undecided, or a
  * pending call changed since the pause, rejects with an `ApprovalError` and nothing executes.
  * Then the resume is claimed in the ledger: a turn already resumed rejects `already-resumed`, one
- * being resumed elsewhere `resuming-elsewhere`; one whose resume died (its lease ran out) is taken
- * over, its answered calls replayed and its started ones answered `interrupted`.
+ * being resumed elsewhere `resuming-elsewhere` (or, with `whenElsewhere: "wait"`, is waited for);
+ * one whose resume died (its lease ran out) is taken over, its answered calls replayed and its
+ * started ones answered `interrupted`.
  *
  * @example
  * ```ts
@@ -189,9 +203,11 @@ export interface Claim {
 
 /**
  * The one claim of the paused turn scoped `scope`: atomic (`begin` on `<scope>/resume`), taken
- * over only from a holder whose lease ran out. Rejects with an `ApprovalError` otherwise.
+ * over only from a holder whose lease ran out — at once, or, with `whenElsewhere: "wait"`, once
+ * the holder's lease ran out (or it finished). Rejects with an `ApprovalError` otherwise.
  */
 export async function claimTurn(scope: unknown, options: ResumeCallsOptions): Promise<Claim> {
+  const waits = waitsElsewhere(options.whenElsewhere);
   if (typeof scope !== "string") {
     throw new ApprovalError(
       "tampered",
@@ -206,11 +222,29 @@ export async function claimTurn(scope: unknown, options: ResumeCallsOptions): Pr
     leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
     now,
   };
+  // Its holder stopped renewing (its process died): taken over, exactly that lease. Nothing of
+  // a resume runs until it holds its claim, so any claim left by a dead one can be taken.
+  const rule: TakeRule = {
+    retakes: () => true,
+    ...(waits ? { outlast: { signal: options.signal } } : {}),
+  };
   let taken: Taken;
   try {
-    // Its holder stopped renewing (its process died): taken over, exactly that lease. Nothing of
-    // a resume runs until it holds its claim, so any claim left by a dead one can be taken.
-    taken = await take(ledger, key, leasing, { retakes: () => true });
+    taken = await take(ledger, key, leasing, rule);
+    // Waiting, a takeover lost to another resume is that resume's to wait for in turn.
+    while (waits && !taken.held && taken.entry?.status === "started") {
+      const lost = taken.entry;
+      const found = await ledger.get(key);
+      // Still the very lease the takeover lost against: a store that will not settle; refused.
+      if (
+        found?.status === "started" &&
+        found.holder === lost.holder &&
+        found.until === lost.until
+      ) {
+        break;
+      }
+      taken = await take(ledger, key, leasing, rule, found);
+    }
   } catch (error) {
     throw new ApprovalError(
       "ledger-failed",
@@ -226,7 +260,11 @@ export async function claimTurn(scope: unknown, options: ResumeCallsOptions): Pr
         "This paused turn was already resumed: its result is the only continuation. Nothing ran.",
       );
     }
-    throw elsewhere(entry && isLive(entry, now) ? entry.until : now() + leasing.leaseMs);
+    // No entry: the signal aborted the wait for the other resume.
+    if (entry === undefined) {
+      throw elsewhere(now() + leasing.leaseMs, { reason: options.signal?.reason });
+    }
+    throw elsewhere(isLive(entry, now) ? entry.until : now() + leasing.leaseMs);
   }
   const drop = keepLease(ledger, key, leasing);
   return {
@@ -243,11 +281,29 @@ export async function claimTurn(scope: unknown, options: ResumeCallsOptions): Pr
   };
 }
 
-function elsewhere(retryAt: number): ApprovalError {
+/** A resume refused while another holds the turn; `aborted`, when its wait for it was aborted. */
+function elsewhere(retryAt: number, aborted?: { reason: unknown }): ApprovalError {
+  const until = new Date(retryAt).toISOString();
+  if (aborted) {
+    return new ApprovalError(
+      "resuming-elsewhere",
+      `This paused turn is being resumed by another resume; the wait for it was aborted. Nothing ran; try again after ${until}.`,
+      { retryAt, cause: aborted.reason },
+    );
+  }
   return new ApprovalError(
     "resuming-elsewhere",
-    `This paused turn is being resumed by another resume whose lease runs until ${new Date(retryAt).toISOString()}. Nothing ran; try again after it.`,
+    `This paused turn is being resumed by another resume whose lease runs until ${until}. Nothing ran; try again after it (or resume with whenElsewhere: "wait").`,
     { retryAt },
+  );
+}
+
+/** Whether a resume waits for another one of its turn; a `TypeError` for an unknown choice. */
+function waitsElsewhere(choice: unknown): boolean {
+  if (choice === undefined || choice === "refuse") return false;
+  if (choice === "wait") return true;
+  throw new TypeError(
+    `whenElsewhere takes "refuse" or "wait", not ${typeof choice === "string" ? JSON.stringify(choice) : describeValue(choice)}`,
   );
 }
 

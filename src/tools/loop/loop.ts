@@ -13,7 +13,7 @@ import { err, ok } from "../core/result.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent, ToolError } from "../core/types.js";
 import { describeValue } from "../wire/describe-value.js";
-import { pauseLoop } from "./loop-state.js";
+import { pauseLoop, type ToolLoopState, untoldOf } from "./loop-state.js";
 import { ask } from "./loop-stream.js";
 import type { ChangeNotes, Teller, Told } from "./tell-changes.js";
 import type {
@@ -268,8 +268,10 @@ async function loop<
       const { answers } = asked;
       if (answers.some((answer) => answer.pending)) {
         const left = first + maxTurns - 1 - turn;
+        // What the notes heard and did not tell goes with the state, to be told after the resume.
+        const untold = teller?.pause(answers);
         // Paused before the spans end: a state that cannot be made is an error of this run.
-        const paused = pauseLoop(messages, reply, turn, left, answers, idOfRun());
+        const paused = pauseLoop(messages, reply, turn, left, answers, idOfRun(), untold);
         close("approval");
         return { stop: "approval", messages, steps, snapshot, response: reply, ...paused };
       }
@@ -336,12 +338,15 @@ export function startAt<O extends object, S, E extends RuntimeEvent, Message>(
 
 /**
  * The teller of a run's change notes, or `undefined` without them; a `TypeError` (by `who`) for
- * anything but what `changeNotes` makes (`true`, `{ maxChars }`: the forms before it).
+ * anything but what `changeNotes` makes (`true`, `{ maxChars }`: the forms before it). A resumed
+ * run's teller first tells what its paused `state` carries untold (an `ApprovalError`,
+ * `tampered`, when that is not what a pause stores).
  */
 export function notesOf<S, E extends RuntimeEvent, Message>(
   tools: Told<S, E, Message>,
   option: unknown,
   who: string,
+  state?: ToolLoopState<unknown, unknown, unknown>,
 ): Teller<S, E, Message> | undefined {
   if (option === undefined || option === false) return undefined;
   if (!isChangeNotes(option)) {
@@ -349,7 +354,8 @@ export function notesOf<S, E extends RuntimeEvent, Message>(
       `${who}: tellChanges takes what changeNotes({ maxChars }) makes, not ${describeValue(option)} (see CHANGELOG.md)`,
     );
   }
-  return option.start(tools, who);
+  const untold = state && untoldOf(state);
+  return untold ? option.start(tools, who, untold) : option.start(tools, who);
 }
 
 function isChangeNotes(value: unknown): value is ChangeNotes {

@@ -24,7 +24,7 @@ export interface ResumeToolLoopOptions<
   Response,
   ResultBlock,
   Message,
-  Signal extends AbortSignalLike = AbortSignalLike,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 > extends CallListeners {
   /** A bridge over the same component and dialect as the loop that paused (any process). */
   tools: LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
@@ -49,6 +49,17 @@ export interface ResumeToolLoopOptions<
    * @default 30_000
    */
   leaseMs?: number;
+  /**
+   * What this resume does when another resume of the same state is still running (its claim's
+   * lease live, in this process or another): `"refuse"` rejects at once with an `ApprovalError`
+   * `resuming-elsewhere` and `retryAt`, the end of the other's lease unless it is renewed;
+   * `"wait"` waits for the other — looking at the ledger at most every 250 ms, for as long as it
+   * runs; `signal` aborts the wait (`resuming-elsewhere` then) — and rejects `already-resumed`
+   * as soon as it finished, or goes on as the recovery once it died (its lease ran out).
+   *
+   * @default "refuse"
+   */
+  whenElsewhere?: "refuse" | "wait";
   signal?: Signal;
   onStep?: (step: ToolLoopStep<S, E, Response, ResultBlock>) => void;
   /** The clock decisions' `expiresAt` and the leases are read with. @default Date.now */
@@ -60,11 +71,12 @@ export interface ResumeToolLoopOptions<
   /** As for `runToolLoop`: the agent's name on the spans. */
   agentName?: string;
   /**
-   * As for `runToolLoop` (`changeNotes()`), observed from the resume's start: what changes outside the model's
-   * calls from then on (while the paused turn's calls are settled, and after) is told at the next
-   * request. What happened while the loop was paused, before the resume started, is not told —
-   * nobody observed it, perhaps in another process — but the settled calls' answers carry the
-   * state then.
+   * As for `runToolLoop` (`changeNotes()`), observed from the resume's start: what changes outside
+   * the model's calls from then on (while the paused turn's calls are settled, and after) is told
+   * at the next request — after what the paused run heard and had not told (`state.untold`), so
+   * each is told once. What happened while the loop was paused, before the resume started, is not
+   * told — nobody observed it, perhaps in another process — but the settled calls' answers carry
+   * the state then.
    *
    * @default undefined — nothing is told
    */
@@ -75,7 +87,8 @@ export interface ResumeToolLoopOptions<
  * Settles a loop paused for approval and continues it: every decision is checked (an
  * `ApprovalError` rejects before anything runs), the resume is claimed in the ledger — a state
  * already resumed is refused (`already-resumed`), one being resumed elsewhere too
- * (`resuming-elsewhere`), one whose resume died is recovered — each approved call executes
+ * (`resuming-elsewhere`, or waited for with `whenElsewhere: "wait"`), one whose resume died is
+ * recovered — each approved call executes
  * exactly once, each denied one is answered `Denied`, the whole turn's answers go to the model in
  * order, and the loop goes on as `runToolLoop` would — to `done`, or to another `approval`.
  *
@@ -105,12 +118,14 @@ export async function resumeToolLoop<
   const tracer = options.tracer && checkTracer(options.tracer);
   const { ledger, leaseMs } = options;
   // Observing from here: the settled turn's own calls are the model's, anything else is told.
-  const teller = notesOf(tools, options.tellChanges, "resumeToolLoop");
+  // What the paused run heard and did not tell is told first.
+  const teller = notesOf(tools, options.tellChanges, "resumeToolLoop", state);
   const settling = {
     ...(ledger === undefined ? {} : { ledger }),
     ...(signal === undefined ? {} : { signal }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(leaseMs === undefined ? {} : { leaseMs }),
+    ...(options.whenElsewhere === undefined ? {} : { whenElsewhere: options.whenElsewhere }),
   };
   // One run span for the settled turn and the turns after it, as runToolLoop makes for its own.
   const run = tracer?.start({ kind: "run", agent: agentName });

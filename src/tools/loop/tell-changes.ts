@@ -11,7 +11,9 @@ import { describe } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { LiveChange, RuntimeEvent } from "../core/types.js";
 import { availableNow } from "../live/available.js";
+import { liveOf } from "../live/live.js";
 import { observe } from "../live/observe.js";
+import { toJsonValue } from "../wire/result-text.js";
 import { type Changes, changesNote, DEFAULT_NOTE_CHARS, MIN_NOTE_CHARS } from "./changes.js";
 
 /** Options of `changeNotes`. */
@@ -24,15 +26,35 @@ export interface ChangeNotesOptions {
   maxChars?: number;
 }
 
+/**
+ * What a run's change notes heard outside the model's calls and had not told when it paused for
+ * approval, as plain JSON: carried in the paused state (`ToolLoopState.untold`) and told at the
+ * resumed loop's first request, before what the resume itself heard. Without events, what was
+ * heard is a change of state that came without one.
+ */
+export interface UntoldChanges {
+  /** The events, oldest first, as JSON. */
+  readonly events: readonly unknown[];
+  /** The commands the world made available since the request before the pause. */
+  readonly available: readonly string[];
+  /** The commands the world made unavailable since the request before the pause. */
+  readonly unavailable: readonly string[];
+}
+
 /** The change notes of a loop: what `tellChanges` takes. */
 export interface ChangeNotes {
   readonly layer: "changeNotes";
   /** The longest note, in characters. */
   readonly maxChars: number;
-  /** Starts telling one run over `tools`, observed from now; a `TypeError` (by `who`) when it cannot. */
+  /**
+   * Starts telling one run over `tools`, observed from now; a `TypeError` (by `who`) when it
+   * cannot. `untold` is what the paused run it resumes heard and did not tell: told at its first
+   * request, first.
+   */
   start<S, E extends RuntimeEvent, Message>(
     tools: Told<S, E, Message>,
     who: string,
+    untold?: UntoldChanges,
   ): Teller<S, E, Message>;
 }
 
@@ -52,6 +74,12 @@ export interface Teller<S, E extends RuntimeEvent, Message> {
     messages: Message[],
     answered: readonly ToolCallAnswer<S, E, unknown>[],
   ): { messages: Message[]; told?: string };
+  /**
+   * What was heard and not told yet, as plain JSON for a paused state — `undefined` when nothing
+   * was — `answered` being the answers the paused turn gave (what the model will read of it).
+   * Nothing of it is told by this teller afterwards.
+   */
+  pause(answered: readonly ToolCallAnswer<S, E, unknown>[]): UntoldChanges | undefined;
   /** Stops observing; idempotent. */
   stop(): void;
 }
@@ -72,7 +100,7 @@ export function changeNotes(options: ChangeNotesOptions = {}): ChangeNotes {
   return {
     layer: "changeNotes",
     maxChars,
-    start: (tools, who) => teller(tools, maxChars, who),
+    start: (tools, who, untold) => teller(tools, maxChars, who, untold),
   };
 }
 
@@ -80,6 +108,7 @@ function teller<S, E extends RuntimeEvent, Message>(
   tools: Told<S, E, Message>,
   maxChars: number,
   who: string,
+  untold: UntoldChanges | undefined,
 ): Teller<S, E, Message> {
   const { appendNote } = tools;
   if (typeof appendNote !== "function") {
@@ -96,7 +125,12 @@ function teller<S, E extends RuntimeEvent, Message>(
   // source's, so what the model's own calls moved is never told as the world's.
   let known = availableNow(parts);
   const moved = new Map<string, boolean>();
-  let stop: () => void;
+  // What the paused run heard and did not tell: the first note's, before what this one hears;
+  // what the world made available then counts as this interval's, its last flip still winning.
+  let carried = untold;
+  for (const name of carried?.available ?? []) moved.set(name, true);
+  for (const name of carried?.unavailable ?? []) moved.set(name, false);
+  let stop: (() => void) | undefined;
   try {
     stop = observe(tools, (change) => {
       latest = change;
@@ -107,39 +141,59 @@ function teller<S, E extends RuntimeEvent, Message>(
       }
       known = now;
     });
+    // The state the first note tells, should nothing change before it.
+    const live = liveOf(parts);
+    if (carried && live) latest = { snapshot: live.snapshot() };
   } catch (error) {
+    stop?.();
     throw new TypeError(`${who}: tellChanges could not observe the component: ${describe(error)}`, {
       cause: error,
     });
   }
+  const release = stop;
+  /** What changed since the last request, and not told yet; the next interval starts. */
+  const gather = (answered: readonly ToolCallAnswer<S, E, unknown>[]) => {
+    const heard = outside.splice(0);
+    const now = availableNow(parts);
+    const changes = notTold(carried, heard, answered, latest, told(moved, now));
+    carried = undefined;
+    moved.clear();
+    known = now;
+    return changes;
+  };
 
   return {
     tell(messages, answered) {
-      const heard = outside.splice(0);
-      const now = availableNow(parts);
-      const changes = untold(heard, answered, latest, told(moved, now));
-      moved.clear();
-      known = now;
+      const changes = gather(answered);
       if (!changes) return { messages };
       const note = changesNote(changes, maxChars);
       return { messages: appendNote.call(tools, messages, note), told: note };
     },
-    stop: () => stop(),
+    pause(answered) {
+      const changes = gather(answered);
+      if (!changes) return undefined;
+      const { events, available, unavailable } = changes;
+      // Plain JSON, as the paused state is: each event as the note would write it.
+      const json = events.map((event) => toJsonValue(event) ?? null);
+      return { events: json, available: [...available], unavailable: [...unavailable] };
+    },
+    stop: () => release(),
   };
 }
 
 /**
- * What of `heard` the model has not read yet: an event an answer of the turn carried (by
- * identity, each answer's event once) is left out, as is a change of state alone to a snapshot an
- * answer carried. `undefined` when nothing is left.
+ * What of `heard` the model has not read yet, after what a paused run `carried` untold: an event
+ * an answer of the turn carried (by identity, each answer's event once) is left out, as is a
+ * change of state alone to a snapshot an answer carried. `undefined` when nothing is left.
  */
-function untold<S, E extends RuntimeEvent>(
+function notTold<S, E extends RuntimeEvent>(
+  carried: UntoldChanges | undefined,
   heard: readonly LiveChange<S, E>[],
   answered: readonly ToolCallAnswer<S, E, unknown>[],
   latest: LiveChange<S, E> | undefined,
   moved: Pick<Changes, "available" | "unavailable">,
 ): Changes | undefined {
-  if (heard.length === 0 || latest === undefined) return undefined;
+  if ((heard.length === 0 && carried === undefined) || latest === undefined) return undefined;
   const readEvents: unknown[] = [];
   const readSnapshots = new Set<unknown>();
   for (const { outcome } of answered) {
@@ -147,8 +201,9 @@ function untold<S, E extends RuntimeEvent>(
     readEvents.push(...outcome.value.events);
     readSnapshots.add(outcome.value.snapshot);
   }
-  const events: E[] = [];
-  let stateChanged = false;
+  const events: unknown[] = [...(carried?.events ?? [])];
+  // A paused run carries something only when it heard a change the model did not read.
+  let stateChanged = carried !== undefined;
   for (const { event, snapshot } of heard) {
     if (event === undefined) {
       if (!readSnapshots.has(snapshot)) stateChanged = true;

@@ -27,11 +27,28 @@ export type PlatformAbortSignal = typeof globalThis extends {
 /**
  * What the loop hands the application's model function each turn.
  *
+ * A model function typed once with it is one `runToolLoop` and `resumeToolLoop` both take, and
+ * an SDK client takes its `signal` as it is:
+ *
+ * @example
+ * ```ts
+ * const model = (request: ModelRequest<OpenAIChatTool[], OpenAIChatMessage>) =>
+ *   client.chat.completions.create(
+ *     { model: "gpt-4.1", tools: request.tools, messages: request.messages },
+ *     { signal: request.signal },
+ *   );
+ * ```
  * @typeParam Signal - the type of the signal given to `runToolLoop`: `request.signal` is that very
- *   signal, so an SDK client takes it as it is (`client.chat.completions.create(body, { signal })`);
- *   the platform's `AbortSignal` when the loop was given none.
+ *   signal, so an SDK client takes it as it is (`client.chat.completions.create(body, { signal })`).
+ *   By default the platform's `AbortSignal` (what the SDKs take, and what the loop hands the model
+ *   when it was given no signal); `AbortSignalLike` for a model that runs beside a signal of the
+ *   application's own making.
  */
-export interface ModelRequest<ToolDefs, Message, Signal extends AbortSignalLike = AbortSignalLike> {
+export interface ModelRequest<
+  ToolDefs,
+  Message,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
+> {
   /** The tools available in the component's state now. */
   tools: ToolDefs;
   /** The conversation so far, in the dialect's message format. */
@@ -85,7 +102,7 @@ export interface ToolLoopOptions<
   ResultBlock,
   Message,
   Returned extends Response = Response,
-  Signal extends AbortSignalLike = AbortSignalLike,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 > extends CallListeners {
   /** A bridge made with a dialect that carries conversations (`appendTurn`). */
   tools: LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message>;
@@ -217,7 +234,7 @@ export interface StreamingToolLoopOptions<
   Message,
   Event,
   Streamed extends Response,
-  Signal extends AbortSignalLike = AbortSignalLike,
+  Signal extends AbortSignalLike = PlatformAbortSignal,
 > extends Omit<
     ToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Streamed, Signal>,
     "model"

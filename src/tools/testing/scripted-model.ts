@@ -2,14 +2,18 @@
  * A scripted model for `runToolLoop` with `fakeDialect`: an agent loop tested with zero LLM calls.
  */
 
-import type { NeutralToolCall } from "../core/types.js";
+import type { AbortSignalLike, NeutralToolCall } from "../core/types.js";
 import type { ModelRequest } from "../loop/types.js";
 import type { FakeMessage, FakeResponse, FakeResultBlock, FakeToolDefs } from "./fake-dialect.js";
 
+/**
+ * What a scripted model is sent: typed for any signal (it never reads one), so it runs beside a
+ * loop given a signal of its own making as well as the platform's `AbortSignal`.
+ */
+type ScriptedRequest = ModelRequest<FakeToolDefs, FakeMessage, AbortSignalLike>;
+
 /** One scripted turn: the calls to make, or a function of the request that returns a response. */
-export type ScriptedTurn =
-  | NeutralToolCall[]
-  | ((request: ModelRequest<FakeToolDefs, FakeMessage>) => FakeResponse);
+export type ScriptedTurn = NeutralToolCall[] | ((request: ScriptedRequest) => FakeResponse);
 
 /**
  * A model for `runToolLoop` with `fakeDialect` that plays `turns` in order, then answers
@@ -17,8 +21,8 @@ export type ScriptedTurn =
  * the conversation so far), and `offered()` the names of the tools offered each turn.
  */
 export function scriptedModel(turns: readonly ScriptedTurn[], finalText = "Done.") {
-  const requests: ModelRequest<FakeToolDefs, FakeMessage>[] = [];
-  const model = async (request: ModelRequest<FakeToolDefs, FakeMessage>): Promise<FakeResponse> => {
+  const requests: ScriptedRequest[] = [];
+  const model = async (request: ScriptedRequest): Promise<FakeResponse> => {
     requests.push(request);
     const turn = turns[requests.length - 1];
     if (turn === undefined) return { text: finalText, toolCalls: [] };
