@@ -60,15 +60,7 @@ const ALLOWED = {
   loop: [...BELOW_ROOMS, "approval", "live", "loop"],
   compat: [...BELOW_ROOMS, "approval", "live", "telemetry", "loop", "compat"],
   testing: ["core", "bridge", "loop", "testing"],
-  adapters: [
-    ...BELOW_ROOMS,
-    "dialects",
-    "approval",
-    "live",
-    "telemetry",
-    "compat",
-    "adapters",
-  ],
+  adapters: [...BELOW_ROOMS, "dialects", "approval", "live", "telemetry", "compat", "adapters"],
   sources: ["core", "sources"],
   hosts: [...BELOW_ROOMS, "dialects", "approval", "live", "compat", "hosts"],
   // The ledger port and its entry types are the core's; the client is the application's.

@@ -194,9 +194,7 @@ describe("otelTracer with igniteTools", () => {
     const notATracer = { startActiveSpan: () => undefined };
     // @ts-expect-error no startSpan and no start
     expect(() => igniteTools(new Counter(), fakeDialect, { tracer: notATracer })).toThrow(
-      new TypeError(
-        "igniteTools: tracer is not a ToolTracer (no start method)",
-      ),
+      new TypeError("igniteTools: tracer is not a ToolTracer (no start method)"),
     );
   });
 
