@@ -177,7 +177,7 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
 });
 
 describe("langchainTools with an approval policy", () => {
-  it("has no approval mechanism to map to, so a call the policy asks about is answered Denied", async () => {
+  it("answers a call the policy asks about Denied when no middleware asked a person (langchain-hitl.test.ts: with one)", async () => {
     const device = thermostat();
     const { asked: policyAsked, approve } = counted();
     const tools = langchainTools(device.component, { approve: approval(approve) });
