@@ -1,19 +1,11 @@
-import { execFile } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEntrypoints } from "../../scripts/entrypoints.mjs";
 import { packageOf } from "./docs/imports.js";
-import {
-  instrumented,
-  type PromisedOutput,
-  promisedOutputs,
-  type Snippet,
-  sameOutput,
-  snippetsOf,
-} from "./docs/snippets.js";
+import { misprinted, typeErrors, writeSnippets } from "./docs/run.js";
+import { type Snippet, snippetsOf } from "./docs/snippets.js";
 import { projectWith } from "./setup/packed.js";
 
 // Every ```ts block of the README and docs/ is a complete ES module that a reader copies into a
@@ -21,7 +13,9 @@ import { projectWith } from "./setup/packed.js";
 // settings a careful team uses, and run there with Node; what each `console.log` prints is
 // compared with the output its page promises (see docs/snippets.ts for the convention). A block
 // fenced ```ts no-run needs what a test cannot have (a provider's network, an API key): it is
-// type-checked, and not run.
+// type-checked, and not run. A block fenced ```ts ai@7 is an AI SDK 7 application, which needs
+// ai@7 and Node 22: src/tests/adapters/ai-sdk7.test.ts type-checks and runs it, in a project of
+// its own, and it is left out here.
 const root = join(import.meta.dirname, "../..");
 
 function markdownFiles(dir: string): string[] {
@@ -36,7 +30,9 @@ const pages = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))].ma
   page: relative(root, file),
   text: readFileSync(file, "utf8"),
 }));
-const snippets = pages.flatMap(({ page, text }) => snippetsOf(page, text));
+const snippets = pages
+  .flatMap(({ page, text }) => snippetsOf(page, text))
+  .filter((snippet) => snippet.under === undefined);
 
 /** The bare packages a page's TypeScript blocks import (not this package, not Node's). */
 function importsOf(blocks: readonly Snippet[]): string[] {
@@ -60,34 +56,6 @@ function installsOf(text: string): string[] {
   );
 }
 
-/** The compiler options of the reader's project; this package's declarations are checked too. */
-const READER: ts.CompilerOptions = {
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  target: ts.ScriptTarget.ES2022,
-  lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
-  types: ["node"],
-  skipLibCheck: false,
-  noEmit: true,
-};
-
-// Records what each instrumented `console.log` prints, as Node's console would print it, and
-// writes it out when the snippet's process ends.
-const RECORDER = `
-import { writeFileSync } from "node:fs";
-import { format } from "node:util";
-const printed = {};
-globalThis.__printed = (id) => (...args) => {
-  const text = format(...args);
-  (printed[id] ??= []).push(text);
-  console.log(text);
-};
-process.on("exit", () => writeFileSync(process.env.DOCS_PRINTED, JSON.stringify(printed)));
-`;
-
 let consumer = "";
 
 beforeAll(() => {
@@ -108,10 +76,7 @@ beforeAll(() => {
   consumer =
     process.env.DOCS_CONSUMER ??
     projectWith(inject("tarball"), [...imports, ...types, ...optionalPeers, "@types/node"]);
-  for (const snippet of snippets) {
-    writeFileSync(join(consumer, `${snippet.name}.ts`), `${snippet.source}\nexport {};\n`);
-  }
-  writeFileSync(join(consumer, "recorder.mjs"), RECORDER);
+  writeSnippets(consumer, snippets);
 }, 240_000);
 
 afterAll(() => {
@@ -160,22 +125,8 @@ describe("documentation snippets", () => {
   });
 
   it("type-check against the packed package under a strict reader's tsconfig", () => {
-    const program = ts.createProgram(
-      snippets.map((snippet) => join(consumer, `${snippet.name}.ts`)),
-      READER,
-    );
-    const own = join(consumer, "node_modules", "ignite-element");
-    const diagnostics = ts
-      .getPreEmitDiagnostics(program)
-      // Other packages' declarations are theirs to check; this package's and the snippets' are ours.
-      .filter((diagnostic) => {
-        const file = diagnostic.file?.fileName;
-        return file === undefined || !file.includes("node_modules") || file.startsWith(own);
-      })
-      .map(
-        (diagnostic) =>
-          `${where(diagnostic)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
-      );
+    const files = snippets.map((snippet) => join(consumer, `${snippet.name}.ts`));
+    const diagnostics = typeErrors(consumer, files, snippets);
     if (diagnostics.length > 0) throw new Error(diagnostics.join("\n"));
     // One program over every snippet: about 40 s on 2 quiet cores, several times that on a busy one.
   }, 300_000);
@@ -185,15 +136,7 @@ describe("documentation snippets", () => {
   )(
     "%s runs and prints what its page says",
     async (_name, snippet) => {
-      const promises = promisedOutputs(snippet);
-      const printed = await run(snippet, promises);
-      const wrong = promises.flatMap((promise) => {
-        const got = printed[promise.id]?.join("\n");
-        if (got !== undefined && sameOutput(got, promise.text)) return [];
-        return [
-          `${snippet.page}:${promise.line}\n  the page says: ${promise.text}\n  it printed:    ${got ?? "(nothing)"}`,
-        ];
-      });
+      const wrong = await misprinted(consumer, snippet);
       // Thrown whole: an assertion's diff would cut the text a writer needs to fix the page.
       if (wrong.length > 0)
         throw new Error(`printed output differs from the page:\n${wrong.join("\n")}`);
@@ -201,38 +144,3 @@ describe("documentation snippets", () => {
     60_000,
   );
 });
-
-const execFileAsync = promisify(execFile);
-
-async function run(
-  snippet: Snippet,
-  promises: readonly PromisedOutput[],
-): Promise<Record<number, string[]>> {
-  const script = join(consumer, `${snippet.name}.run.js`);
-  const printed = join(consumer, `${snippet.name}.printed.json`);
-  const js = ts.transpileModule(instrumented(snippet, promises), {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
-  writeFileSync(script, js);
-  try {
-    await execFileAsync(process.execPath, ["--import", "./recorder.mjs", script], {
-      cwd: consumer,
-      env: { ...process.env, DOCS_PRINTED: printed },
-      timeout: 50_000,
-    });
-  } catch (error) {
-    const { stderr } = error as { stderr?: string };
-    throw new Error(`${snippet.page}:${snippet.line} failed to run:\n${stderr ?? String(error)}`);
-  }
-  return JSON.parse(readFileSync(printed, "utf8")) as Record<number, string[]>;
-}
-
-function where(diagnostic: ts.Diagnostic): string {
-  const file = diagnostic.file;
-  if (file === undefined) return "";
-  const snippet = snippets.find((candidate) => file.fileName.endsWith(`/${candidate.name}.ts`));
-  const { line } = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-  return snippet === undefined
-    ? `${relative(consumer, file.fileName)}:${line + 1}`
-    : `${snippet.page}:${snippet.line + line}`;
-}

@@ -32,7 +32,7 @@ function counted() {
   return { asked, approve };
 }
 
-describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
+describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval, AI SDK 7 toolApproval)", () => {
   it("asks through a tool-approval-request, runs the call once it is approved, and answers a denial itself", async () => {
     const device = thermostat();
     const { asked: policyAsked, approve } = counted();
@@ -101,8 +101,29 @@ describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval)", () => {
   });
 
   it("declares no needsApproval without a policy", () => {
-    const { tools } = aiSdkTools(thermostat().component);
+    const { tools, toolApproval } = aiSdkTools(thermostat().component);
     expect(Object.values(tools).some((tool) => "needsApproval" in tool)).toBe(false);
+    expect(toolApproval).toEqual({});
+  });
+
+  it("gives AI SDK 7's toolApproval from the same policy, asked once per call with needsApproval", async () => {
+    const device = thermostat();
+    const { asked, approve } = counted();
+    const { tools, toolApproval } = aiSdkTools(device.component, { approve: approval(approve) });
+    expect(Object.keys(toolApproval)).toEqual(Object.keys(tools));
+    const target = Object.keys(tools).find((name) => name.startsWith("target_set_")) ?? "";
+    const options = { toolCallId: "t1", messages: [] };
+    expect(await toolApproval[target]?.({ value: 22 }, options)).toBe("user-approval");
+    // A call the policy denies is the bridge's to answer, and one it allows needs nobody.
+    expect(await toolApproval.ping?.({}, { toolCallId: "t2" })).toBe("not-applicable");
+    expect(await toolApproval[target]?.({ value: 99 }, { toolCallId: "t3" })).toBe(
+      "not-applicable",
+    );
+    // AI SDK 7 asks toolApproval and, reading the approval back, may ask needsApproval too.
+    const needs = tools[target]?.needsApproval;
+    if (typeof needs !== "function") throw new Error("no needsApproval");
+    expect(await needs({ value: 22 }, options)).toBe(true);
+    expect(asked.sort()).toEqual(["t1", "t2"]);
   });
 });
 
@@ -156,7 +177,7 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
 });
 
 describe("langchainTools with an approval policy", () => {
-  it("has no approval mechanism to map to, so a call the policy asks about is answered Denied", async () => {
+  it("answers a call the policy asks about Denied when no middleware asked a person (langchain-hitl.test.ts: with one)", async () => {
     const device = thermostat();
     const { asked: policyAsked, approve } = counted();
     const tools = langchainTools(device.component, { approve: approval(approve) });

@@ -78,6 +78,21 @@ describe("langchainTools with the real @langchain/core", () => {
     expect(model.requests[0]?.tools).toEqual(tools.map((tool) => convertToOpenAITool(tool)));
   });
 
+  it("keeps the call's full outcome as the ToolMessage's artifact, beside the text the model reads", async () => {
+    const device = thermostat();
+    const target = toolNamed(langchainTools(device.component), "target_set_");
+
+    const done = await target.invoke(callOf(target, { value: 22 }));
+    expect(done).toBeInstanceOf(ToolMessage);
+    expect(done.artifact).toEqual({
+      ok: true,
+      snapshot: { target: 22, mode: "off", boosted: false, schedule: [] },
+      events: [{ type: "target.set", payload: 22 }],
+    });
+    const refused = await target.invoke(callOf(target, { value: 35 }, "call_2"));
+    expect(refused.artifact).toMatchObject({ ok: false, error: { kind: "InvalidInput" } });
+  });
+
   it("sends input LangChain's own check rejects to the bridge, so the model reads the bridge's issues", async () => {
     const device = thermostat();
     const target = toolNamed(langchainTools(device.component), "target_set_");

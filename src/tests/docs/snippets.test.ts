@@ -19,6 +19,10 @@ const page = [
   "```ts no-run",
   "console.log(await fetch('https://example.com')); // Response",
   "```",
+  "",
+  "```ts ai@7",
+  'import { generateText } from "ai";',
+  "```",
 ].join("\n");
 
 describe("the docs' snippets", () => {
@@ -31,6 +35,12 @@ describe("the docs' snippets", () => {
       runs: true,
     });
     expect(second).toMatchObject({ name: "docs_page_md_2", line: 16, runs: false });
+    expect(second && "under" in second).toBe(false);
+  });
+
+  it("tell an AI SDK 7 block, which runs under AI SDK 7 on Node 22, by its fence", () => {
+    const third = snippetsOf("docs/page.md", page)[2];
+    expect(third).toMatchObject({ name: "docs_page_md_3", line: 20, runs: true, under: "ai@7" });
   });
 
   it("promise the trailing comment, or the comment lines below a console.log, but never a note", () => {

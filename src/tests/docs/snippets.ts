@@ -21,6 +21,11 @@ export interface Snippet {
   readonly source: string;
   /** False for ```ts no-run: type-checked, never run (it needs a network or a key). */
   readonly runs: boolean;
+  /**
+   * What a block fenced ```ts ai@7 runs on instead of the docs' own project: AI SDK 7, on Node 22
+   * (src/tests/adapters/ai-sdk7.test.ts type-checks and runs it; docs.test.ts leaves it out).
+   */
+  readonly under?: "ai@7";
 }
 
 /** What a page says one `console.log` prints. */
@@ -34,7 +39,7 @@ export interface PromisedOutput {
   readonly callee: { readonly start: number; readonly end: number };
 }
 
-const FENCE = /^```ts( no-run)?\n([\s\S]*?)^```/gm;
+const FENCE = /^```ts( no-run| ai@7)?\n([\s\S]*?)^```/gm;
 
 /** Every ```ts block of `text`, the page at `page`. */
 export function snippetsOf(page: string, text: string): Snippet[] {
@@ -43,7 +48,8 @@ export function snippetsOf(page: string, text: string): Snippet[] {
     page,
     line: text.slice(0, match.index).split("\n").length + 1,
     source: match[2] ?? "",
-    runs: match[1] === undefined,
+    runs: match[1] !== " no-run",
+    ...(match[1] === " ai@7" ? { under: "ai@7" as const } : {}),
   }));
 }
 

@@ -61,16 +61,18 @@ export function packedTarball(): string {
 /**
  * A new project outside this repository, an ES module package, with `tarball` installed as an
  * application installs it, and `packages` (names whose versions come from this repository's
- * devDependencies) beside it: its directory.
+ * devDependencies) beside it: its directory. `name=alias` installs `name` as the devDependency
+ * `alias` gives it: `ai=ai7` installs `ai` at the version of `"ai7": "npm:ai@7…"`.
  */
 export function projectWith(tarball: string, packages: readonly string[]): string {
   const project = mkdtempSync(join(tmpdir(), "ignite-app-"));
   const { devDependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
     devDependencies: Record<string, string>;
   };
-  const versions = [...new Set(packages)].sort().map((name) => {
-    const version = devDependencies[name];
-    if (version === undefined) throw new Error(`${name} is not among the devDependencies`);
+  const versions = [...new Set(packages)].sort().map((entry) => {
+    const [name = entry, alias = name] = entry.split("=");
+    const version = devDependencies[alias];
+    if (version === undefined) throw new Error(`${alias} is not among the devDependencies`);
     return `${name}@${version}`;
   });
   writeFileSync(

@@ -8,6 +8,7 @@ import {
 } from "ai";
 import { describe, expectTypeOf, it } from "vitest";
 import {
+  type AiSdkApprovalStatus,
   type AiSdkToolOutput,
   type AiSdkWaitOutput,
   aiSdkTools,
@@ -55,6 +56,14 @@ describe("aiSdkTools types against ai 6.0.325", () => {
     expectTypeOf<Wait["available"]>().toEqualTypeOf<string[]>();
     expectTypeOf<Wait["snapshot"]>().toEqualTypeOf<CounterState>();
     expectTypeOf<Wait["events"]>().toEqualTypeOf<CounterEvent[]>();
+  });
+
+  it("gives AI SDK 7's toolApproval as one function per tool, answering its approval status", () => {
+    const { toolApproval } = aiSdkTools(new Counter());
+    type Entry = (typeof toolApproval)[string];
+    expectTypeOf<Parameters<Entry>[1]>().toEqualTypeOf<{ toolCallId: string }>();
+    expectTypeOf<ReturnType<Entry>>().toEqualTypeOf<Promise<AiSdkApprovalStatus>>();
+    expectTypeOf<AiSdkApprovalStatus>().toEqualTypeOf<"user-approval" | "not-applicable">();
   });
 
   it("composes with tools of the application's own", () => {

@@ -2,12 +2,14 @@ import type { BindToolsInput } from "@langchain/core/language_models/chat_models
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
-import { langchainTools } from "ignite-element/tools/langchain";
+import { langchainInterruptOn, langchainTools } from "ignite-element/tools/langchain";
+import { createAgent, humanInTheLoopMiddleware, type InterruptOnConfig } from "langchain";
 import { describe, expectTypeOf, it } from "vitest";
+import { approval } from "../../tools/index.js";
 import { ScriptedChatModel } from "../adapters/scripted-chat-model.js";
 import { Counter } from "../fixtures.js";
 
-describe("langchainTools types against @langchain/core 1.4 and @langchain/langgraph 1.7", () => {
+describe("langchainTools types against @langchain/core 1.4, @langchain/langgraph 1.7 and langchain 1.5", () => {
   it("returns structured tools that bindTools and ToolNode take", () => {
     const tools = langchainTools(new Counter());
     expectTypeOf(tools).toEqualTypeOf<StructuredToolInterface[]>();
@@ -27,5 +29,16 @@ describe("langchainTools types against @langchain/core 1.4 and @langchain/langgr
     });
     // @ts-expect-error maxResultChars is a number
     langchainTools(new Counter(), { maxResultChars: "all" });
+  });
+
+  it("gives humanInTheLoopMiddleware an interruptOn, for createAgent's middleware", () => {
+    const tools = langchainTools(new Counter(), { approve: approval(() => "ask") });
+    const interruptOn = langchainInterruptOn(tools);
+    expectTypeOf(interruptOn).toExtend<Record<string, InterruptOnConfig>>();
+    createAgent({
+      model: new ScriptedChatModel([]),
+      tools,
+      middleware: [humanInTheLoopMiddleware({ interruptOn })],
+    });
   });
 });

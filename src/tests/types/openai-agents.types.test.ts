@@ -3,7 +3,7 @@ import { type AgentsTool, agentsTools } from "ignite-element/tools/openai-agents
 import { describe, expectTypeOf, it } from "vitest";
 import { Counter } from "../fixtures.js";
 
-describe("agentsTools types against @openai/agents 0.14.3", () => {
+describe("agentsTools types against @openai/agents 0.20.0", () => {
   it("returns function tools an Agent takes, with any context", () => {
     const tools = agentsTools(new Counter());
     expectTypeOf(tools).toEqualTypeOf<AgentsTool[]>();

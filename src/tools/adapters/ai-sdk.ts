@@ -1,5 +1,5 @@
 /**
- * `ignite-element/tools/ai-sdk`: a component as the tools of the Vercel AI SDK (5 and 6), for
+ * `ignite-element/tools/ai-sdk`: a component as the tools of the Vercel AI SDK (5, 6 and 7), for
  * `generateText` and `streamText`. Every call goes through one bridge — validated, availability
  * re-checked at call time, one at a time in the order the AI SDK starts them — and every outcome,
  * an error included, reaches the model as the tool's output.
@@ -64,8 +64,8 @@ export type AiSdkStreamedOutput<S = unknown, E extends RuntimeEvent = RuntimeEve
 
 /**
  * A preliminary output, while the command runs: its latest progress and every log line so far.
- * AI SDK 6 streams each as a `tool-result` part with `preliminary: true` (a UI's tool part, with
- * `preliminary: true`, until the final output replaces it); the model never reads one.
+ * AI SDK 6 and 7 stream each as a `tool-result` part with `preliminary: true` (a UI's tool part,
+ * with `preliminary: true`, until the final output replaces it); the model never reads one.
  */
 export interface AiSdkToolRunning {
   readonly ok?: undefined;
@@ -91,8 +91,8 @@ export interface AiSdkToolsOptions<S = unknown, E extends RuntimeEvent = Runtime
   extends AdapterOptions<S, E> {
   /**
    * Stream the command's progress and log lines as preliminary tool results (an async-iterable
-   * `execute`, which AI SDK 6 turns into `tool-result` parts with `preliminary: true`), each an
-   * `AiSdkToolRunning`; the tools' output type is then `AiSdkStreamedOutput`. Every call also
+   * `execute`, which AI SDK 6 and 7 turn into `tool-result` parts with `preliminary: true`), each
+   * an `AiSdkToolRunning`; the tools' output type is then `AiSdkStreamedOutput`. Every call also
    * yields its final output once as a preliminary result first: that is how the AI SDK reads an
    * iterable.
    *
@@ -101,7 +101,23 @@ export interface AiSdkToolsOptions<S = unknown, E extends RuntimeEvent = Runtime
   preliminary?: boolean;
 }
 
-/** The two things `generateText` and `streamText` take. */
+/**
+ * AI SDK 7's approval status for one call, as its `toolApproval` setting takes it: the policy's
+ * `"ask"` is `"user-approval"`; anything else is `"not-applicable"` (a denial is the bridge's to
+ * answer, as the tool's `Denied` error output).
+ */
+export type AiSdkApprovalStatus = "user-approval" | "not-applicable";
+
+/**
+ * One tool's entry of AI SDK 7's `toolApproval`: asks the approval policy about the call, once
+ * per call (the verdict is kept for the call's run).
+ */
+export type AiSdkToolApproval = (
+  input: unknown,
+  options: { toolCallId: string },
+) => Promise<AiSdkApprovalStatus>;
+
+/** The things `generateText` and `streamText` take. */
 export interface AiSdkTools<
   S = unknown,
   E extends RuntimeEvent = RuntimeEvent,
@@ -117,6 +133,14 @@ export interface AiSdkTools<
    * is offered only while it is available. To keep tools of your own active, add their names.
    */
   readonly prepareStep: () => { activeTools: string[] };
+  /**
+   * AI SDK 7's `toolApproval`, one entry per tool, from `approve`'s policy (empty without one,
+   * and on AI SDK 5). The tools' own `needsApproval` asks the same policy, and AI SDK 7 honours
+   * it for every tool its `toolApproval` does not name; pass this when you set `toolApproval`
+   * yourself (`{ ...ignite.toolApproval, ...yours }`), since AI SDK 7 then reads that setting
+   * first. On AI SDK 6, leave it out: `needsApproval` is its way.
+   */
+  readonly toolApproval: Record<string, AiSdkToolApproval>;
 }
 
 /**
@@ -124,10 +148,10 @@ export interface AiSdkTools<
  * tool's `execute` goes through one `igniteTools` bridge with the AI SDK's `toolCallId` and
  * `abortSignal`; a `ToolError` is returned to the model as the tool's error output, never
  * thrown. The AI SDK's own schema check is passed through, so the model reads the bridge's
- * issues. With `approve`, a call the policy asks about is held by AI SDK 6's `needsApproval` (a
- * `tool-approval-request`), and runs once a `tool-approval-response` approves it; a call the
- * policy denies is answered `Denied`. Throws a `TypeError` here when the component's schema is
- * malformed.
+ * issues. With `approve`, a call the policy asks about is held by the AI SDK (6 and 7: the tools'
+ * `needsApproval`, and on 7 `toolApproval` as well) with a `tool-approval-request`, and runs once
+ * a `tool-approval-response` approves it; a call the policy denies is answered `Denied`. Throws a
+ * `TypeError` here when the component's schema is malformed.
  *
  * @example
  * ```ts
@@ -164,8 +188,9 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: AiSdkToolsOptions<S, E> = {},
 ): AiSdkTools<S, E> | AiSdkTools<S, E, AiSdkStreamedOutput<S, E>> {
-  // AI SDK 6 asks the person itself (`needsApproval`) before it runs a call; the bridge then takes
-  // the policy's "ask" as approved, and still answers "deny".
+  // AI SDK 6 and 7 ask the person themselves (`needsApproval`; on 7 `toolApproval` too) before
+  // they run a call; the bridge then takes the policy's "ask" as approved, and still answers
+  // "deny".
   // AI SDK 5 has no approvals: there "ask" stays a denial, never a call run unasked.
   const adapter = adapterTools(component, options, { names: PORTABLE_NAMES }, HAS_APPROVALS);
   const approve = HAS_APPROVALS ? options.approve : undefined;
@@ -174,6 +199,7 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
   const callOf = (input: unknown, id: string | undefined) => frameworkCall(input, id, "empty");
 
   const tools: Record<string, AiSdkTool<S, E, AiSdkStreamedOutput<S, E>>> = {};
+  const toolApproval: Record<string, AiSdkToolApproval> = {};
   for (const wire of adapter.tools) {
     const { description, title } = wire.tool;
     // The AI SDK's type for a JSON Schema object; `parameters` passed the meta-schema check.
@@ -205,14 +231,22 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
         return { type: isError ? "error-text" : "text", value: text };
       },
     };
+    if (approve !== undefined) {
+      toolApproval[wire.name] = async (input, { toolCallId }) =>
+        (await adapter.asks(wire, callOf(input, toolCallId))) ? "user-approval" : "not-applicable";
+    }
   }
-  return { tools, prepareStep: () => ({ activeTools: adapter.availableNames() }) };
+  return {
+    tools,
+    prepareStep: () => ({ activeTools: adapter.availableNames() }),
+    toolApproval,
+  };
 }
 
-/** Whether this AI SDK asks for approvals (`needsApproval`, AI SDK 6): it has their errors. */
+/** Whether this AI SDK asks for approvals (`needsApproval`, AI SDK 6 and 7): it has its errors. */
 const HAS_APPROVALS = "InvalidToolApprovalError" in aiSdk;
 
-/** What AI SDK 6 passes to `toModelOutput`; AI SDK 5 passes the output alone. */
+/** What AI SDK 6 and 7 pass to `toModelOutput`; AI SDK 5 passes the output alone. */
 interface ModelOutputOptions<S, E extends RuntimeEvent> {
   toolCallId: string;
   input: unknown;
@@ -222,7 +256,7 @@ interface ModelOutputOptions<S, E extends RuntimeEvent> {
 function readModelOutputOptions<S, E extends RuntimeEvent>(
   given: ModelOutputOptions<S, E> | AiSdkStreamedOutput<S, E>,
 ): { output: AiSdkStreamedOutput<S, E>; input?: unknown; toolCallId?: string } {
-  // An output never has a `toolCallId`: that key means AI SDK 6's options object.
+  // An output never has a `toolCallId`: that key means AI SDK 6's (and 7's) options object.
   return "toolCallId" in given ? given : { output: given };
 }
 

@@ -1,7 +1,8 @@
 /**
  * `ignite-element/tools/langchain`: a component's commands as LangChain tools, for
- * `model.bindTools(tools)`, LangGraph's `ToolNode` and any loop that invokes a tool with the
- * model's `ToolCall`.
+ * `model.bindTools(tools)`, LangGraph's `ToolNode`, `createAgent` and any loop that invokes a tool
+ * with the model's `ToolCall`; and the approval policy as the `interruptOn` of LangChain's
+ * `humanInTheLoopMiddleware` (`langchainInterruptOn`), without importing `langchain`.
  */
 import type { CallbackManagerForToolRun } from "@langchain/core/callbacks/manager";
 import { ToolMessage } from "@langchain/core/messages";
@@ -13,7 +14,15 @@ import {
   type ToolSchemaBase,
 } from "@langchain/core/tools";
 import { isRecord } from "../core/json.js";
-import type { AbortSignalLike, AgentComponent, JsonSchema, RuntimeEvent } from "../core/types.js";
+import type { Result } from "../core/result.js";
+import type {
+  AbortSignalLike,
+  AgentComponent,
+  JsonSchema,
+  Observation,
+  RuntimeEvent,
+  ToolError,
+} from "../core/types.js";
 import type { NameRule } from "../wire/names.js";
 import type { WireTool } from "../wire/provider-tools.js";
 import { type AdapterOptions, type AdapterTools, adapterTools, frameworkCall } from "./shared.js";
@@ -23,6 +32,31 @@ export type LangChainToolsOptions<
   S = unknown,
   E extends RuntimeEvent = RuntimeEvent,
 > = AdapterOptions<S, E>;
+
+/**
+ * A tool's `ToolMessage.artifact`: the call's full outcome as data, kept beside the text the model
+ * reads — a command's snapshot and events (or the wait tool's answer), or the `ToolError`.
+ */
+export type LangChainToolArtifact<S = unknown, E extends RuntimeEvent = RuntimeEvent> =
+  | ({ ok: true } & Observation<S, E>)
+  | { ok: false; error: ToolError };
+
+/**
+ * One tool's entry of `humanInTheLoopMiddleware({ interruptOn })` (LangChain v1's
+ * `InterruptOnConfig`, in the part these tools use): `when` asks the approval policy about the
+ * call and is true for a call it asks a person about; the person may approve or reject it.
+ */
+export interface LangChainInterruptOnConfig {
+  allowedDecisions: ("approve" | "reject")[];
+  when: (request: { toolCall: ToolCall }) => Promise<boolean>;
+}
+
+/** A call as LangChain's middleware hands it over: the model's `ToolCall`. */
+interface ToolCall {
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly id?: string | undefined;
+}
 
 /**
  * Names every chat model LangChain binds tools to accepts: OpenAI's and Anthropic's rule
@@ -41,14 +75,20 @@ const LANGCHAIN_NAMES: NameRule = {
  *   when it is called, and a command unavailable now is answered `Unavailable`.
  * - Invoked with a `ToolCall` (as `ToolNode` and agent loops do), a tool answers with a
  *   `ToolMessage` carrying the call's id: the observation as JSON, or the `ToolError` as a
- *   message the model can act on, with `status: "error"`. Invoked with bare arguments, it
- *   answers with that text. It never throws at a model's mistake.
+ *   message the model can act on, with `status: "error"`; its `artifact` is the full outcome
+ *   (`LangChainToolArtifact`). Invoked with bare arguments, it answers with that text. It never
+ *   throws at a model's mistake.
  * - Each call goes through one `igniteTools` bridge: validated against the command's own schema,
  *   executed exactly once, one call at a time in the order made, with the run's abort signal.
  * - `schema` is the command's input schema as the model must see it (provider-safe name, object
  *   root): `bindTools` sends it as it is. LangChain checks a tool's input against it before the
  *   tool runs; when that check fails, the call still goes to the bridge, so the model reads the
  *   bridge's issues instead of LangChain's "did not match expected schema".
+ *
+ * - With `approve`, a call the policy asks about runs only once a person approved it through
+ *   LangChain's `humanInTheLoopMiddleware` given `langchainInterruptOn(tools)`; without that
+ *   middleware (or for a call it never asked about) it is answered `Denied`. A call the policy
+ *   denies is answered `Denied`.
  *
  * Throws a `TypeError` naming the command when the component's schema is malformed.
  *
@@ -66,8 +106,46 @@ export function langchainTools<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: LangChainToolsOptions<S, E> = {},
 ): StructuredToolInterface[] {
-  const adapter = adapterTools(component, options, { names: LANGCHAIN_NAMES });
+  // A person is asked only where the application put the middleware: "ask" is approved only for
+  // a call its `when` asked about (and so held for a person), never for another.
+  const adapter = adapterTools(component, options, { names: LANGCHAIN_NAMES }, "asked");
   return adapter.tools.map((wire) => new BridgedTool(wire, adapter));
+}
+
+/**
+ * The approval policy of `tools` (made by `langchainTools(component, { approve })`) as the
+ * `interruptOn` of LangChain v1's `humanInTheLoopMiddleware`: one entry per tool, whose `when`
+ * asks the policy about each call, once, and interrupts the agent for a call it asks a person
+ * about. The person's `approve` runs the call, exactly as it was asked about; `reject` answers it
+ * with the middleware's own message. Tools of other origins, and tools made without a policy,
+ * have no entry. Give the agent a checkpointer: the middleware's interrupt is LangGraph's.
+ *
+ * @example
+ * ```ts
+ * import { createAgent, humanInTheLoopMiddleware } from "langchain";
+ * import { MemorySaver } from "@langchain/langgraph";
+ *
+ * const tools = langchainTools(shop, { approve: approval(({ flags }) => (flags.destructive ? "ask" : "allow")) });
+ * const agent = createAgent({
+ *   model,
+ *   tools,
+ *   middleware: [humanInTheLoopMiddleware({ interruptOn: langchainInterruptOn(tools) })],
+ *   checkpointer: new MemorySaver(),
+ * });
+ * ```
+ */
+export function langchainInterruptOn(
+  tools: readonly StructuredToolInterface[],
+): Record<string, LangChainInterruptOnConfig> {
+  const interruptOn: Record<string, LangChainInterruptOnConfig> = {};
+  for (const tool of tools) {
+    if (!(tool instanceof BridgedTool) || !tool.approves) continue;
+    interruptOn[tool.name] = {
+      allowedDecisions: ["approve", "reject"],
+      when: ({ toolCall }) => tool.asks(toolCall),
+    };
+  }
+  return interruptOn;
 }
 
 /** One command as a LangChain tool. */
@@ -115,20 +193,37 @@ class BridgedTool extends StructuredTool<ToolSchemaBase> {
     return this.answer(args, config?.toolCall?.id, config?.signal);
   }
 
+  /** Whether the policy is asked about this tool's calls (`approve` has one). */
+  get approves(): boolean {
+    return this.adapter.approves;
+  }
+
+  /** Whether the policy asks a person about `call`: the middleware's `when`. */
+  asks(call: ToolCall): Promise<boolean> {
+    return this.adapter.asks(this.wire, frameworkCall(call.args, call.id));
+  }
+
   private async answer(
     args: unknown,
     id: string | undefined,
     signal: AbortSignalLike | undefined,
   ): Promise<string | ToolMessage> {
-    const answer = await this.adapter.answer(this.wire, frameworkCall(args, id), signal);
-    if (id === undefined) return answer.text;
+    const call = frameworkCall(args, id);
+    const outcome = await this.adapter.invoke(this.wire, call, signal ? { signal } : {});
+    const { text, isError } = this.adapter.text(this.wire, call, outcome);
+    if (id === undefined) return text;
     return new ToolMessage({
-      content: answer.text,
+      content: text,
       tool_call_id: id,
       name: this.name,
-      status: answer.isError ? "error" : "success",
+      status: isError ? "error" : "success",
+      artifact: artifactOf(outcome),
     });
   }
+}
+
+function artifactOf(outcome: Result<Observation, ToolError>): LangChainToolArtifact {
+  return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
 }
 
 /** The arguments and id of a `ToolCall` passed in place of arguments, read as LangChain does. */

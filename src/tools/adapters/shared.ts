@@ -104,7 +104,18 @@ export interface AdapterTools<S = unknown, E extends RuntimeEvent = RuntimeEvent
    * for the call's run, so the policy is asked once per call.
    */
   asks(tool: WireTool, call: FrameworkCall): Promise<boolean>;
+  /** Whether `approve` has a policy, which `asks` asks (when the framework asks at all). */
+  readonly approves: boolean;
 }
+
+/**
+ * Whether a framework asks a person itself before it runs a call `asks` said needs one: `true`,
+ * and the bridge takes the policy's `"ask"` as approved; `"asked"`, the same for the calls `asks`
+ * was asked about, any other call's `"ask"` answered `Denied` (a framework where asking is the
+ * application's choice: LangChain's human-in-the-loop middleware); `false`, `"ask"` is answered
+ * `Denied`.
+ */
+export type FrameworkAsks = boolean | "asked";
 
 // Every browser and Node has it; the ES library types do not.
 declare const queueMicrotask: (callback: () => void) => void;
@@ -118,11 +129,8 @@ export function adapterTools<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: AdapterOptions<S, E>,
   wireOptions: WireOptions,
-  /**
-   * The framework asks a person itself before it runs a call `asks` said needs one, so the
-   * bridge takes the policy's `"ask"` as approved. Without it, `"ask"` is answered `Denied`.
-   */
-  frameworkAsks = false,
+  /** Whether the framework asks a person itself: see `FrameworkAsks`. */
+  frameworkAsks: FrameworkAsks = false,
 ): AdapterTools<S, E> {
   // A dialect whose response is one framework call: the bridge then maps it back against every
   // declared command, queues it, and projects what the model reads, as it does for a provider.
@@ -138,7 +146,10 @@ export function adapterTools<S, E extends RuntimeEvent>(
   const given = upgrade(options);
   // Asked once per call: the framework's question and the call's run share the verdict.
   const policy = policyOf(given.approve);
-  const approval = policy && frameworkAsks ? frameworkApproval(policy) : undefined;
+  const approval =
+    policy && frameworkAsks !== false
+      ? frameworkApproval(policy, { askedOnly: frameworkAsks === "asked" })
+      : undefined;
   // A framework's tool list is fixed, so the bridge offers every declared command whatever the
   // state (a gated one saying in its description when it is available), the wait tool included:
   // the list is the bridge's, so it holds exactly what the bridge answers.
@@ -185,6 +196,7 @@ export function adapterTools<S, E extends RuntimeEvent>(
     },
     invoke: (tool, call, invokeOptions) => bridge.invoke(neutral(tool, call), invokeOptions),
     text: (tool, call, outcome) => bridge.toToolResult(neutral(tool, call), outcome),
+    approves: approval !== undefined,
     async asks(tool, call) {
       if (!approval) return false;
       try {

@@ -1,7 +1,8 @@
 /**
  * The approval policy as a framework that asks a person itself (AI SDK `needsApproval`, Agents
- * SDK interruptions) uses it: asked once per call, its `"ask"` taken as approved when the
- * framework runs the call, since the framework runs it only after the person approved.
+ * SDK interruptions, LangChain's human-in-the-loop middleware) uses it: asked once per call, its
+ * `"ask"` taken as approved when the framework runs the call, since the framework runs it only
+ * after the person approved.
  */
 
 import type { ApprovalPolicy, ApprovalVerdict } from "../core/approval.js";
@@ -26,9 +27,23 @@ export interface FrameworkApproval {
    * The policy for the bridge behind the framework: the verdict `asks` got for the same call
    * (its id, command and input) is used again instead of asking the policy a second time, and
    * `"ask"` is `"allow"` — the framework runs such a call only once the person approved it.
-   * `"deny"` is still the bridge's to answer.
+   * `"deny"` is still the bridge's to answer. With `askedOnly`, `"ask"` is `"allow"` only for a
+   * call `asks` was asked about; any other call's `"ask"` stays `"ask"`, which the bridge answers
+   * `Denied`.
    */
   policy: ApprovalPolicy;
+}
+
+/** How `frameworkApproval` reads a call the framework never asked about. */
+export interface FrameworkApprovalOptions {
+  /**
+   * Take `"ask"` as approved only for the calls `asks` was asked about: for a framework where
+   * asking is the application's choice (LangChain's middleware, which an agent may not have), so
+   * that a call nobody asked a person about is never run.
+   *
+   * @default false
+   */
+  askedOnly?: boolean;
 }
 
 /** The most verdicts kept between a framework's question and the call's `execute`. */
@@ -36,25 +51,29 @@ const KEPT_VERDICTS = 1_000;
 
 /**
  * `policy` for a framework that asks a person itself (AI SDK `needsApproval`, Agents SDK
- * interruptions), asked once per call: the framework asks before it runs a call (and may ask
+ * interruptions, LangChain's middleware with `askedOnly`), asked once per call: the framework asks before it runs a call (and may ask
  * again, as AI SDK 6 does when it reads the approvals back), then runs it through the bridge; the
  * verdict given the first time is kept, by the call's id, command and input, until the call runs.
  * At most `KEPT_VERDICTS` are kept (the oldest dropped first): a call approved after that many
  * others were asked about is asked about again when it runs.
  */
-export function frameworkApproval(policy: ApprovalPolicy): FrameworkApproval {
+export function frameworkApproval(
+  policy: ApprovalPolicy,
+  { askedOnly = false }: FrameworkApprovalOptions = {},
+): FrameworkApproval {
   const verdicts = new Map<string, Promise<ApprovalVerdict>>();
   const keyOf = (call: NeutralToolCall, route: Route) =>
     call.id === undefined
       ? undefined
       : contentKey({ id: call.id, command: route.command, input: route.input ?? null });
+  /** The verdict for the call, and whether `asks` had been asked about it. */
   const verdictOf = (request: Parameters<ApprovalPolicy>[0], kept: boolean) => {
     const key = keyOf(request.call, request.route);
     const known = key === undefined ? undefined : verdicts.get(key);
     if (known !== undefined && key !== undefined) {
       // Taken when the call runs: a later call with the same id is asked again.
       if (!kept) verdicts.delete(key);
-      return known;
+      return { verdict: known, asked: true };
     }
     const verdict = ask(policy, request);
     if (kept && key !== undefined) {
@@ -66,18 +85,19 @@ export function frameworkApproval(policy: ApprovalPolicy): FrameworkApproval {
         }
       }
     }
-    return verdict;
+    return { verdict, asked: false };
   };
   return {
     async asks(schema, call, route) {
       if (!route.ok) return false;
       const declared = schema.commands[route.value.command] ?? {};
       const request = { route: route.value, schema: declared, flags: flagsOf(declared), call };
-      return (await verdictOf(request, true)) === "ask";
+      return (await verdictOf(request, true).verdict) === "ask";
     },
     policy: async (request) => {
-      const verdict = await verdictOf(request, false);
-      return verdict === "ask" ? "allow" : verdict;
+      const { verdict, asked } = verdictOf(request, false);
+      const given = await verdict;
+      return given === "ask" && (asked || !askedOnly) ? "allow" : given;
     },
   };
 }
