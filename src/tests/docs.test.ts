@@ -8,12 +8,16 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEntrypoints } from "../../scripts/entrypoints.mjs";
 import { packageOf } from "./docs/imports.js";
 import {
+  codeSpansOf,
   type Install,
   installedName,
   installsFromRegistry,
   installsOf,
   isRelative,
+  type Link,
   linksOf,
+  pathOfSpan,
+  repositoryPath,
   resolveLink,
 } from "./docs/markdown.js";
 import {
@@ -80,6 +84,15 @@ function packed(tarball: string): { files: Set<string>; pages: Page[] } {
   }
 }
 
+/** The repository's files (tracked, or new and not ignored), with the folders they are in. */
+function repositoryFiles(): Set<string> {
+  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  return withFolders(listed.split("\n").filter((line) => line !== ""));
+}
+
 /** `files`, and every folder above each of them, each folder with a trailing `/`. */
 function withFolders(files: readonly string[]): Set<string> {
   const all = new Set(files);
@@ -89,6 +102,11 @@ function withFolders(files: readonly string[]): Set<string> {
       all.add(`${parts.slice(0, depth).join("/")}/`);
   }
   return all;
+}
+
+/** Whether `path` (a file, or a folder with or without its `/`) is among `files`. */
+function has(files: ReadonlySet<string>, path: string): boolean {
+  return files.has(path) || files.has(path.endsWith("/") ? path : `${path}/`);
 }
 
 /** The bare packages a page's TypeScript blocks import (not this package, not Node's). */
@@ -245,6 +263,74 @@ describe("the way in", () => {
     const docs = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md"));
     expect(entrypoints.filter((name) => !readme.includes(name))).toEqual([]);
     expect(docs.filter((name) => !readme.includes(`(docs/${name}`))).toEqual([]);
+  });
+});
+
+describe("the links of the shipped pages", () => {
+  // The README, the changelog and docs/ as the tarball has them, read in node_modules or on
+  // GitHub: a relative link must resolve in both, so it may only name what the package ships.
+  let shipped: { files: Set<string>; pages: Page[] } = { files: new Set(), pages: [] };
+  let repository = new Set<string>();
+  beforeAll(() => {
+    shipped = packed(inject("tarball"));
+    repository = repositoryFiles();
+  });
+  const linksOfPages = () =>
+    shipped.pages.flatMap(({ page, text }) => linksOf(text).map((link) => ({ page, link })));
+  const where = (page: string, link: Link) => `${page}:${link.line}: (${link.target})`;
+
+  it("are the README, the changelog and every page of docs/", () => {
+    expect(shipped.pages.map(({ page }) => page).sort()).toEqual(
+      ["README.md", "CHANGELOG.md", ...pages.map(({ page }) => page)]
+        .filter((page, index, all) => all.indexOf(page) === index)
+        .sort(),
+    );
+  });
+
+  it("link relatively only to what the package ships and the repository has at the same place", () => {
+    const broken = linksOfPages().flatMap(({ page, link }) => {
+      if (!isRelative(link.target)) return [];
+      const path = resolveLink(page, link.target);
+      if (path === undefined) return [`${where(page, link)} leaves the package`];
+      const missing = [
+        ...(has(shipped.files, path) ? [] : ["the package"]),
+        ...(has(repository, path) ? [] : ["the repository"]),
+      ];
+      return missing.length === 0
+        ? []
+        : [`${where(page, link)} names ${path}, which ${missing.join(" and ")} lacks`];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it("link to the repository on GitHub only at paths it has, files as blob/ and folders as tree/", () => {
+    const broken = linksOfPages().flatMap(({ page, link }) => {
+      const found = repositoryPath(link.target);
+      if (found === undefined) return [];
+      const { kind, path } = found;
+      const folder = repository.has(`${path.replace(/\/$/, "")}/`);
+      if (!has(repository, path)) return [`${where(page, link)}: the repository has no ${path}`];
+      if (folder !== (kind === "tree")) {
+        return [`${where(page, link)}: ${path} is a ${folder ? "folder (tree/)" : "file (blob/)"}`];
+      }
+      return [];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it("link every file or folder of the repository they name that the package does not ship", () => {
+    const unlinked = shipped.pages.flatMap(({ page, text }) => {
+      const links = linksOf(text);
+      return codeSpansOf(text).flatMap((span) => {
+        const path = pathOfSpan(span.code);
+        if (path === undefined || !has(repository, path) || has(shipped.files, path)) return [];
+        const linked = links.some(
+          (link) => span.start >= link.text.start && span.start < link.text.end,
+        );
+        return linked ? [] : [`${page}:${span.line}: \`${span.code}\` is not a link`];
+      });
+    });
+    expect(unlinked).toEqual([]);
   });
 });
 

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  codeSpansOf,
   installedName,
   installsFromRegistry,
   installsOf,
   isRelative,
   linksOf,
+  pathOfSpan,
+  repositoryPath,
   resolveLink,
 } from "./markdown.js";
 
@@ -83,6 +86,25 @@ describe("a page's Markdown", () => {
     expect(redux && page.slice(redux.text.start, redux.text.end)).toBe("`examples/redux/`");
   });
 
+  it("reads the inline code of its prose, and which spans name a path", () => {
+    const spans = codeSpansOf(page).map(({ line, code }) => ({ line, code }));
+    expect(spans).toEqual([
+      { line: 3, code: "npm install ai @ai-sdk/openai@3" },
+      { line: 16, code: "examples/redux/" },
+      { line: 17, code: "src/tests/docs.test.ts" },
+      { line: 17, code: "dist/" },
+      { line: 17, code: "npm test" },
+    ]);
+    expect(spans.map(({ code }) => pathOfSpan(code))).toEqual([
+      undefined,
+      "examples/redux",
+      "src/tests/docs.test.ts",
+      "dist",
+      undefined,
+    ]);
+    expect(pathOfSpan("../../src/tools/…")).toBeUndefined();
+  });
+
   it("resolves a relative link from its page to a path of the package, or none past the root", () => {
     expect(isRelative("../README.md#install")).toBe(true);
     expect(["#a-heading", "https://example.com", "mailto:a@b.c"].some(isRelative)).toBe(false);
@@ -95,5 +117,18 @@ describe("a page's Markdown", () => {
       "examples/approval-workers/README.md",
     );
     expect(resolveLink("docs/scaling.md", "../../outside.md")).toBeUndefined();
+  });
+
+  it("reads a link to the repository on GitHub as the file or folder it names on main", () => {
+    const repository = "https://github.com/ignite-element/tools";
+    expect(repositoryPath(`${repository}/blob/main/src/tests/docs.test.ts#L3`)).toEqual({
+      kind: "blob",
+      path: "src/tests/docs.test.ts",
+    });
+    expect(repositoryPath(`${repository}/tree/main/examples/redux`)).toEqual({
+      kind: "tree",
+      path: "examples/redux",
+    });
+    expect(repositoryPath(`${repository}/issues`)).toBeUndefined();
   });
 });

@@ -1,8 +1,12 @@
 /**
  * What a reader of a page copies and follows, read from its Markdown: the install commands in its
- * code (fenced blocks and inline code), and its links. Pure: text in, data out; docs.test.ts
- * checks them against the README's install and the packed package.
+ * code (fenced blocks and inline code), its links, and the repository paths its prose names in
+ * inline code. Pure: text in, data out; docs.test.ts checks them against the packed package and
+ * the repository.
  */
+
+/** Where the package's repository keeps its files, for links a packed page cannot make relative. */
+export const REPOSITORY = "https://github.com/ignite-element/tools";
 
 /** One install command of a page: `npm install a b`, `pnpm add a`, `yarn add a`, … */
 export interface Install {
@@ -21,6 +25,13 @@ export interface Link {
   readonly text: { readonly start: number; readonly end: number };
 }
 
+/** An inline code span of a page's prose. */
+export interface CodeSpan {
+  readonly line: number;
+  readonly start: number;
+  readonly code: string;
+}
+
 const FENCE = /^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm;
 const SPAN = /(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
 const INSTALL = /\b(npm (?:install|i|add)|pnpm add|yarn add|bun add)(?=\s|$)([^#&;|`)\n]*)/g;
@@ -37,6 +48,15 @@ function lineAt(text: string, index: number): number {
 /** The page with its fenced code blocks blanked: what is prose, at the same offsets. */
 export function proseOf(text: string): string {
   return blank(text, FENCE);
+}
+
+/** The inline code spans of the page's prose. */
+export function codeSpansOf(text: string): CodeSpan[] {
+  return [...proseOf(text).matchAll(SPAN)].map((match) => ({
+    line: lineAt(text, match.index),
+    start: match.index,
+    code: (match[2] ?? "").trim(),
+  }));
 }
 
 /** Every install command in the page's code: its fenced blocks, and its inline code. */
@@ -119,4 +139,22 @@ export function resolveLink(page: string, target: string): string | undefined {
     } else if (part !== "." && part !== "") parts.push(part);
   }
   return `${parts.join("/")}${path.endsWith("/") && parts.length > 0 ? "/" : ""}`;
+}
+
+/** The path of an absolute link to a file or folder of the repository on `main`, with its kind. */
+export function repositoryPath(
+  target: string,
+): { kind: "blob" | "tree"; path: string } | undefined {
+  const found = new RegExp(`^${REPOSITORY}/(blob|tree)/main/([^#?]+)`).exec(target);
+  if (found === null) return undefined;
+  return { kind: found[1] === "tree" ? "tree" : "blob", path: decodeURI(found[2] ?? "") };
+}
+
+/**
+ * What a code span names when it reads as a path of the repository (`examples/redux/todos.ts`,
+ * `src/tests/`, `../../src/tools/x.ts`): the path from the root, without a trailing `/`.
+ */
+export function pathOfSpan(code: string): string | undefined {
+  if (!/^(\.\.?\/)*[\w.-]+\/[\w./-]*$/.test(code)) return undefined;
+  return code.replace(/^(\.\.?\/)+/, "").replace(/\/$/, "");
 }
