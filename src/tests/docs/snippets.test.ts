@@ -19,6 +19,10 @@ const page = [
   "```ts no-run",
   "console.log(await fetch('https://example.com')); // Response",
   "```",
+  "",
+  "```ts tickets.ts",
+  "export default {};",
+  "```",
 ].join("\n");
 
 describe("the docs' snippets", () => {
@@ -31,6 +35,11 @@ describe("the docs' snippets", () => {
       runs: true,
     });
     expect(second).toMatchObject({ name: "docs_page_md_2", line: 16, runs: false });
+  });
+
+  it("include a block that names the file a reader saves it as, which runs", () => {
+    const [, , named] = snippetsOf("docs/page.md", page);
+    expect(named).toMatchObject({ line: 20, source: "export default {};\n", runs: true });
   });
 
   it("promise the trailing comment, or the comment lines below a console.log, but never a note", () => {

@@ -34,7 +34,8 @@ export interface PromisedOutput {
   readonly callee: { readonly start: number; readonly end: number };
 }
 
-const FENCE = /^```ts( no-run)?\n([\s\S]*?)^```/gm;
+// A block may name the file a reader saves it as (```ts tickets.ts), for a test to find it.
+const FENCE = /^```ts(?: [\w.-]+\.[cm]?ts)?( no-run)?\n([\s\S]*?)^```/gm;
 
 /** Every ```ts block of `text`, the page at `page`. */
 export function snippetsOf(page: string, text: string): Snippet[] {
