@@ -1,9 +1,24 @@
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEntrypoints } from "../../scripts/entrypoints.mjs";
 import { packageOf } from "./docs/imports.js";
+import {
+  codeSpansOf,
+  type Install,
+  installedName,
+  installsFromRegistry,
+  installsOf,
+  isRelative,
+  type Link,
+  linksOf,
+  pathOfSpan,
+  repositoryPath,
+  resolveLink,
+} from "./docs/markdown.js";
 import { misprinted, typeErrors, writeSnippets } from "./docs/run.js";
 import { type Snippet, snippetsOf } from "./docs/snippets.js";
 import { projectWith } from "./setup/packed.js";
@@ -33,6 +48,63 @@ const pages = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))].ma
 const snippets = pages
   .flatMap(({ page, text }) => snippetsOf(page, text))
   .filter((snippet) => snippet.under === undefined);
+const { devDependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  devDependencies: Record<string, string>;
+};
+
+/** A page as the package ships it: its path inside the package, and its text there. */
+interface Page {
+  page: string;
+  text: string;
+}
+
+/**
+ * What the packed tarball holds (paths inside the package: `docs/serving.md`), with the folders
+ * they are in, and its pages: the README, the changelog and docs/, read from the tarball itself.
+ */
+function packed(tarball: string): { files: Set<string>; pages: Page[] } {
+  const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line !== "" && !line.endsWith("/"))
+    .map((line) => line.replace(/^package\//, ""));
+  const markdown = files.filter((file) => /^(docs\/.*|[^/]*)\.md$/.test(file));
+  const dir = mkdtempSync(join(tmpdir(), "ignite-packed-docs-"));
+  try {
+    execFileSync("tar", ["-xzf", tarball, "-C", dir, ...markdown.map((file) => `package/${file}`)]);
+    const pages = markdown.map((page) => ({
+      page,
+      text: readFileSync(join(dir, "package", page), "utf8"),
+    }));
+    return { files: withFolders(files), pages };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The repository's files (tracked, or new and not ignored), with the folders they are in. */
+function repositoryFiles(): Set<string> {
+  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  return withFolders(listed.split("\n").filter((line) => line !== ""));
+}
+
+/** `files`, and every folder above each of them, each folder with a trailing `/`. */
+function withFolders(files: readonly string[]): Set<string> {
+  const all = new Set(files);
+  for (const file of files) {
+    const parts = file.split("/");
+    for (let depth = 1; depth < parts.length; depth++)
+      all.add(`${parts.slice(0, depth).join("/")}/`);
+  }
+  return all;
+}
+
+/** Whether `path` (a file, or a folder with or without its `/`) is among `files`. */
+function has(files: ReadonlySet<string>, path: string): boolean {
+  return files.has(path) || files.has(path.endsWith("/") ? path : `${path}/`);
+}
 
 /** The bare packages a page's TypeScript blocks import (not this package, not Node's). */
 function importsOf(blocks: readonly Snippet[]): string[] {
@@ -44,16 +116,15 @@ function importsOf(blocks: readonly Snippet[]): string[] {
   );
 }
 
-/** The packages a page's ```sh blocks install with `npm install|i|add`. */
-function installsOf(text: string): string[] {
-  return [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap((block) =>
-    (block[1] ?? "").split("\n").flatMap((line) => {
-      const command = /\bnpm (?:install|i|add)\b([^#&;]*)/.exec(line);
-      return (command?.[1] ?? "")
-        .split(/\s+/)
-        .filter((word) => word !== "" && !word.startsWith("-"));
-    }),
-  );
+/** Where an install stands, for a failure message: `docs/serving.md:205: npm install x`. */
+const at = (page: string, install: Install) => `${page}:${install.line}: ${install.command}`;
+
+/**
+ * What the README's own install section installs besides the SDKs: the packed tarball (a path or
+ * a variable holding one) or the repository on GitHub. No other page installs the package.
+ */
+function isReadmesWayIn(word: string): boolean {
+  return /^["']?[$./]/.test(word) || word === "github:ignite-element/tools";
 }
 
 let consumer = "";
@@ -65,9 +136,6 @@ beforeAll(() => {
     Object.keys(peers ?? {}),
   );
   // And the types a TypeScript reader installs beside a package that ships none (`@types/pg`).
-  const { devDependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-    devDependencies: Record<string, string>;
-  };
   const types = imports
     .map((name) => `@types/${name.replace(/^@(.*)\//, "$1__")}`)
     .filter((name) => name in devDependencies);
@@ -85,19 +153,64 @@ afterAll(() => {
 }, 60_000);
 
 describe("the way in", () => {
+  // The pages as they are here and as the package ships them: a reader meets either.
+  let everyPage: Page[] = [];
+  beforeAll(() => {
+    everyPage = [
+      ...pages,
+      ...packed(inject("tarball")).pages.map(({ page, text }) => ({
+        page: `package/${page}`,
+        text,
+      })),
+    ];
+  });
+
   it("never installs this package from the registry, where its name belongs to another package", () => {
-    const wrong = pages.flatMap(({ page, text }) =>
+    const wrong = everyPage.flatMap(({ page, text }) =>
       installsOf(text)
-        .filter((word) => word === "ignite-element" || word.startsWith("ignite-element@"))
-        .map((word) => `${page}: npm install ${word}`),
+        .filter((install) => install.packages.some(installsFromRegistry))
+        .map((install) => at(page, install)),
     );
     expect(wrong).toEqual([]);
   });
 
+  it("installs on every page only the SDKs and frameworks the docs are tested with, and the package only as the README says", () => {
+    const wrong = everyPage.flatMap(({ page, text }) =>
+      installsOf(text).flatMap((install) =>
+        install.packages
+          .filter((word) => !(installedName(word) in devDependencies))
+          .filter(
+            (word) => !(page.replace(/^package\//, "") === "README.md" && isReadmesWayIn(word)),
+          )
+          .map((word) => `${at(page, install)} installs ${word}`),
+      ),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it("points every page that installs an SDK or a framework to the README's install section", () => {
+    const unpointed = everyPage.flatMap(({ page, text }) => {
+      const inPackage = page.replace(/^package\//, "");
+      if (inPackage === "README.md") return [];
+      const installs = installsOf(text).filter((install) => install.packages.length > 0);
+      if (installs.length === 0) return [];
+      const pointed = linksOf(text).some(
+        (link) =>
+          isRelative(link.target) &&
+          resolveLink(inPackage, link.target) === "README.md" &&
+          link.target.endsWith("#install"),
+      );
+      return pointed
+        ? []
+        : installs.map((install) => `${at(page, install)}, with no link to ../README.md#install`);
+    });
+    expect(unpointed).toEqual([]);
+  });
+
   it("installs, on every page that has an install line, every package its examples import", () => {
     const missing = pages.flatMap(({ page, text }) => {
-      const installed = installsOf(text).map((word) =>
-        packageOf(word.replace(/(?<=.)@[^/]*$/, "")),
+      const installed = installsOf(text).flatMap((install) =>
+        install.packages.map((word) => packageOf(installedName(word))),
       );
       if (installed.length === 0) return [];
       const blocks = snippets.filter((snippet) => snippet.page === page);
@@ -116,6 +229,74 @@ describe("the way in", () => {
     const docs = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md"));
     expect(entrypoints.filter((name) => !readme.includes(name))).toEqual([]);
     expect(docs.filter((name) => !readme.includes(`(docs/${name}`))).toEqual([]);
+  });
+});
+
+describe("the links of the shipped pages", () => {
+  // The README, the changelog and docs/ as the tarball has them, read in node_modules or on
+  // GitHub: a relative link must resolve in both, so it may only name what the package ships.
+  let shipped: { files: Set<string>; pages: Page[] } = { files: new Set(), pages: [] };
+  let repository = new Set<string>();
+  beforeAll(() => {
+    shipped = packed(inject("tarball"));
+    repository = repositoryFiles();
+  });
+  const linksOfPages = () =>
+    shipped.pages.flatMap(({ page, text }) => linksOf(text).map((link) => ({ page, link })));
+  const where = (page: string, link: Link) => `${page}:${link.line}: (${link.target})`;
+
+  it("are the README, the changelog and every page of docs/", () => {
+    expect(shipped.pages.map(({ page }) => page).sort()).toEqual(
+      ["README.md", "CHANGELOG.md", ...pages.map(({ page }) => page)]
+        .filter((page, index, all) => all.indexOf(page) === index)
+        .sort(),
+    );
+  });
+
+  it("link relatively only to what the package ships and the repository has at the same place", () => {
+    const broken = linksOfPages().flatMap(({ page, link }) => {
+      if (!isRelative(link.target)) return [];
+      const path = resolveLink(page, link.target);
+      if (path === undefined) return [`${where(page, link)} leaves the package`];
+      const missing = [
+        ...(has(shipped.files, path) ? [] : ["the package"]),
+        ...(has(repository, path) ? [] : ["the repository"]),
+      ];
+      return missing.length === 0
+        ? []
+        : [`${where(page, link)} names ${path}, which ${missing.join(" and ")} lacks`];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it("link to the repository on GitHub only at paths it has, files as blob/ and folders as tree/", () => {
+    const broken = linksOfPages().flatMap(({ page, link }) => {
+      const found = repositoryPath(link.target);
+      if (found === undefined) return [];
+      const { kind, path } = found;
+      const folder = repository.has(`${path.replace(/\/$/, "")}/`);
+      if (!has(repository, path)) return [`${where(page, link)}: the repository has no ${path}`];
+      if (folder !== (kind === "tree")) {
+        return [`${where(page, link)}: ${path} is a ${folder ? "folder (tree/)" : "file (blob/)"}`];
+      }
+      return [];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it("link every file or folder of the repository they name that the package does not ship", () => {
+    const unlinked = shipped.pages.flatMap(({ page, text }) => {
+      const links = linksOf(text);
+      return codeSpansOf(text).flatMap((span) => {
+        const path = pathOfSpan(span.code);
+        if (path === undefined || !has(repository, path) || has(shipped.files, path)) return [];
+        const linked = links.some(
+          (link) => span.start >= link.text.start && span.start < link.text.end,
+        );
+        return linked ? [] : [`${page}:${span.line}: \`${span.code}\` is not a link`];
+      });
+    });
+    expect(unlinked).toEqual([]);
   });
 });
 

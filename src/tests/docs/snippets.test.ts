@@ -23,6 +23,10 @@ const page = [
   "```ts ai@7",
   'import { generateText } from "ai";',
   "```",
+  "",
+  "```ts tickets.ts",
+  "export default {};",
+  "```",
 ].join("\n");
 
 describe("the docs' snippets", () => {
@@ -41,6 +45,11 @@ describe("the docs' snippets", () => {
   it("tell an AI SDK 7 block, which runs under AI SDK 7 on Node 22, by its fence", () => {
     const third = snippetsOf("docs/page.md", page)[2];
     expect(third).toMatchObject({ name: "docs_page_md_3", line: 20, runs: true, under: "ai@7" });
+  });
+
+  it("include a block that names the file a reader saves it as, which runs", () => {
+    const [, , , named] = snippetsOf("docs/page.md", page);
+    expect(named).toMatchObject({ line: 24, source: "export default {};\n", runs: true });
   });
 
   it("promise the trailing comment, or the comment lines below a console.log, but never a note", () => {

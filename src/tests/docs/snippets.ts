@@ -39,7 +39,8 @@ export interface PromisedOutput {
   readonly callee: { readonly start: number; readonly end: number };
 }
 
-const FENCE = /^```ts( no-run| ai@7)?\n([\s\S]*?)^```/gm;
+// A block may name the file a reader saves it as (```ts tickets.ts), for a test to find it.
+const FENCE = /^```ts(?: [\w.-]+\.[cm]?ts)?( no-run| ai@7)?\n([\s\S]*?)^```/gm;
 
 /** Every ```ts block of `text`, the page at `page`. */
 export function snippetsOf(page: string, text: string): Snippet[] {

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,12 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { projectWith } from "../setup/packed.js";
 import { node22 } from "./node22.js";
@@ -58,6 +64,7 @@ const run = promisify(execFile);
 beforeAll(() => {
   project = projectWith(inject("tarball"), ["@modelcontextprotocol/sdk"]);
   writeFileSync(join(project, "thermostat.js"), block("js thermostat.js"));
+  writeFileSync(join(project, "tickets.ts"), block("ts tickets.ts"));
   elsewhere = mkdtempSync(join(tmpdir(), "a-host-"));
   bin = join(project, "node_modules/.bin/ignite-mcp");
 }, 600_000);
@@ -67,9 +74,19 @@ afterAll(() => {
   rmSync(project, { recursive: true, force: true });
 });
 
-/** The SDK's Client over stdio, the server started as `launch` says, from `elsewhere`. */
-async function stdioClient(launch: Launch) {
-  const client = new Client({ name: "host", version: "1.0.0" });
+/** A person answering a host's elicitation requests. */
+type Person = (request: ElicitRequest) => ElicitResult;
+
+/**
+ * The SDK's Client over stdio, the server started as `launch` says, from `elsewhere`; with a
+ * `person`, a host that supports elicitation and puts each request to them.
+ */
+async function stdioClient(launch: Launch, person?: Person) {
+  const client = new Client(
+    { name: "host", version: "1.0.0" },
+    person === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+  );
+  if (person !== undefined) client.setRequestHandler(ElicitRequestSchema, person);
   const args = launch.args.map((arg) => arg.replaceAll(PLACEHOLDER, project));
   await client.connect(
     new StdioClientTransport({ command: launch.command, args, cwd: elsewhere, stderr: "pipe" }),
@@ -269,6 +286,197 @@ export default {
     child.stdin.end();
 
     expect(await exited).toBe(0);
+  });
+});
+
+/** A call's one text block. */
+const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) =>
+  (result as CallToolResult).content
+    .map((block) => (block.type === "text" ? block.text : ""))
+    .join("");
+
+/**
+ * Runs `node` (with `flags`) on the installed command, from `cwd`: its exit code and output.
+ * What the command writes last is its own line; Node may warn on stderr before it.
+ */
+function igniteUnder(node: string, flags: string[], args: string[], cwd = elsewhere) {
+  const child = spawn(node, [...flags, bin, ...args], { cwd });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  child.stdout.resume();
+  return new Promise<{ code: number | null; stderr: string; last: string }>((resolve) =>
+    child.once("close", (code) =>
+      resolve({ code, stderr, last: stderr.trimEnd().split("\n").at(-1) ?? "" }),
+    ),
+  );
+}
+
+/** Whether this Node strips TypeScript's types (22.18 and later, by default). */
+const stripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
+
+describe("ignite-mcp and the modules a project has", () => {
+  const CLOSE_ALL =
+    'Allow the agent to run "closeAll" with no input? It may destroy or overwrite data.';
+
+  it("serves docs/serving.md's tickets.ts under Node 22, which strips its types, and asks the person through elicitation before closeAll runs", async () => {
+    const asked: string[] = [];
+    let answer: ElicitResult["action"] = "decline";
+    const client = await stdioClient(
+      { command: node22(), args: [bin, join(project, "tickets.ts")] },
+      (request) => {
+        asked.push(request.params.message);
+        return { action: answer, content: {} };
+      },
+    );
+    try {
+      expect(await names(client)).toEqual(["close", "closeAll", "list"]);
+      const closed = await client.callTool({ name: "close", arguments: { value: "vpn down" } });
+      expect(closed.structuredContent).toEqual({ snapshot: { open: ["printer jam"] }, events: [] });
+      expect(asked).toEqual([]);
+
+      const declined = await client.callTool({ name: "closeAll", arguments: {} });
+      const still = await client.callTool({ name: "list", arguments: {} });
+      answer = "accept";
+      const accepted = await client.callTool({ name: "closeAll", arguments: {} });
+
+      expect(asked).toEqual([CLOSE_ALL, CLOSE_ALL]);
+      expect([declined.isError, textOf(declined)]).toEqual([
+        true,
+        'Error (Denied): Command "closeAll" was denied: the person declined it. It did not run; do not call it again with the same input.',
+      ]);
+      expect(still.structuredContent).toEqual({ snapshot: { open: ["printer jam"] }, events: [] });
+      expect(accepted.structuredContent).toEqual({ snapshot: { open: [] }, events: [] });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("takes a module's options, under the flags, which win over them, and asks a host that can ask", async () => {
+    // A shelf whose module asks before the destructive clear, and lists only what is available.
+    writeFileSync(
+      join(project, "shelf.mjs"),
+      `import { approval } from "ignite-element/tools";
+let books = [];
+export const component = {
+  getSchema: () => ({
+    commands: {
+      shelve: { description: "Shelve a book.", input: { type: "string" } },
+      clear: { description: "Clear the shelf.", gated: true, destructive: true },
+    },
+  }),
+  canExecute: (command) => command !== "clear" || books.length > 0,
+  execute: (command, input) => {
+    books = command === "shelve" ? [...books, input] : [];
+    return { state: { books }, events: [] };
+  },
+};
+export const options = {
+  approve: approval(({ flags }) => (flags.destructive ? "ask" : "allow")),
+  offer: "available",
+};
+`,
+    );
+    const shelf = join(project, "shelf.mjs");
+    const asked: string[] = [];
+    const own = await stdioClient({ command: bin, args: [shelf] }, (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: {} };
+    });
+    const flagged = await stdioClient({ command: bin, args: [shelf, "--offer", "declared"] });
+    try {
+      // The module's offer: only what is available now; --offer declared wins over it.
+      expect(await names(own)).toEqual(["shelve"]);
+      expect(await names(flagged)).toEqual(["clear", "shelve"]);
+
+      await own.callTool({ name: "shelve", arguments: { value: "Dune" } });
+      const cleared = await own.callTool({ name: "clear", arguments: {} });
+      // A host without elicitation (Claude Desktop today) cannot ask anyone: nothing runs.
+      await flagged.callTool({ name: "shelve", arguments: { value: "Emma" } });
+      const refused = await flagged.callTool({ name: "clear", arguments: {} });
+
+      expect(asked).toEqual([
+        'Allow the agent to run "clear" with no input? It may destroy or overwrite data.',
+      ]);
+      expect(cleared.structuredContent).toEqual({ snapshot: { books: [] }, events: [] });
+      expect(textOf(refused)).toBe(
+        'Error (Denied): Command "clear" was denied: it needs a person\'s approval, which was not given. It did not run; do not call it again with the same input.',
+      );
+    } finally {
+      await Promise.all([own.close(), flagged.close()]);
+    }
+  }, 60_000);
+
+  it("refuses module options it does not take, in one line, with exit code 1", async () => {
+    writeFileSync(
+      join(elsewhere, "listens.mjs"),
+      "export default { getSchema: () => ({ commands: {} }), execute: () => ({ state: null, events: [] }) };\nexport const options = { port: 3000 };\n",
+    );
+
+    const { code, stderr } = await igniteUnder(process.execPath, [], ["./listens.mjs"]);
+
+    expect({ code, stderr }).toEqual({
+      code: 1,
+      stderr:
+        'ignite-mcp: ./listens.mjs exports options with "port", which serveMcp does not take (it takes approve, wait, offer, timeoutMs, project, onWarning, tracer, validator, maxInputBytes, maxInputDepth, maxResultChars); where to listen is the flags\' (--http, --host, --allowed-host).\n',
+    });
+  });
+
+  it("refuses a TypeScript module in one line where Node does not strip types (Node 20), saying how to run it", async () => {
+    // Node 20 cannot strip types; a later Node is made to behave as it does.
+    const flags = stripsTypes ? ["--no-experimental-strip-types"] : [];
+    const why = stripsTypes
+      ? `Node ${process.version} runs TypeScript only with type stripping, which is off here`
+      : `Node ${process.version} does not run TypeScript`;
+
+    const { code, stderr } = await igniteUnder(process.execPath, flags, ["./tickets.ts"], project);
+
+    expect({ code, stderr }).toEqual({
+      code: 1,
+      stderr: `ignite-mcp: cannot load ./tickets.ts: ${why}. Run ignite-mcp under Node 22.18 or later with type stripping on (its default), compile the module to JavaScript, or load it through tsx: node --import tsx ${bin} ./tickets.ts\n`,
+    });
+  });
+
+  it("says what a CommonJS project does with a .js module written as an ES module, and the way out works", async () => {
+    // A project as `npm init` makes it: "type": "commonjs", so its .js files are CommonJS.
+    const app = join(elsewhere, "cjs-app");
+    mkdirSync(app, { recursive: true });
+    writeFileSync(
+      join(app, "package.json"),
+      JSON.stringify({ name: "cjs-app", version: "1.0.0", main: "index.js", type: "commonjs" }),
+    );
+    writeFileSync(join(app, "thermostat.js"), block("js thermostat.js"));
+    writeFileSync(join(app, "thermostat.mjs"), block("js thermostat.js"));
+    const manifest = join(app, "package.json");
+
+    const { code, last } = await igniteUnder(process.execPath, [], ["./cjs-app/thermostat.js"]);
+    const renamed = await stdioClient({ command: bin, args: ["./cjs-app/thermostat.mjs"] });
+
+    expect({ code, last }).toEqual({
+      code: 1,
+      last: `ignite-mcp: cannot load ./cjs-app/thermostat.js: it is written as an ES module (Unexpected token 'export'), but Node loads it as CommonJS: ${manifest} has "type": "commonjs". In a CommonJS project, rename it to thermostat.mjs, or set "type": "module" in ${manifest}.`,
+    });
+    try {
+      expect(await names(renamed)).toEqual(["setTarget", "startHeating", "stopHeating"]);
+    } finally {
+      await renamed.close();
+    }
+  });
+
+  it("says to import a type with import type when a TypeScript module imports it as a value", async () => {
+    writeFileSync(
+      join(project, "typed.ts"),
+      'import { AgentComponent } from "ignite-element/tools";\nconst none: AgentComponent = { getSchema: () => ({ commands: {} }), execute: () => ({ state: null, events: [] }) };\nexport default none;\n',
+    );
+
+    const { code, stderr } = await igniteUnder(node22(), [], ["./typed.ts"], project);
+
+    expect({ code, stderr }).toEqual({
+      code: 1,
+      stderr:
+        "ignite-mcp: cannot load ./typed.ts: The requested module 'ignite-element/tools' does not provide an export named 'AgentComponent'. If AgentComponent is a type, import it with `import type`: Node strips types, it does not look them up.\n",
+    });
   });
 });
 

@@ -14,8 +14,8 @@ import { join, relative } from "node:path";
 
 const root = join(import.meta.dirname, "../../..");
 
-/** What the packed package is made from: a change to any of it means packing again. */
-function sources(dir = join(root, "src/tools")): string[] {
+/** The files under `dir`, sorted. */
+function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
       const path = join(dir, entry.name);
@@ -24,13 +24,24 @@ function sources(dir = join(root, "src/tools")): string[] {
     .sort();
 }
 
+/**
+ * What the packed package is made from — the sources it builds and the pages it ships as they
+ * are: a change to any of it means packing again.
+ */
 function fingerprint(): string {
   const hash = createHash("sha256");
   const files = [
-    ...["package.json", "entrypoints.json", "tsup.config.ts", "scripts/entrypoints.mjs"].map(
-      (file) => join(root, file),
-    ),
-    ...sources(),
+    ...[
+      "package.json",
+      "entrypoints.json",
+      "tsup.config.ts",
+      "scripts/entrypoints.mjs",
+      "README.md",
+      "CHANGELOG.md",
+      "LICENSE",
+    ].map((file) => join(root, file)),
+    ...sources(join(root, "src/tools")),
+    ...sources(join(root, "docs")),
   ];
   for (const file of files) hash.update(relative(root, file)).update(readFileSync(file));
   return hash.digest("hex").slice(0, 16);
