@@ -25,7 +25,6 @@ import {
   igniteTools,
   runToolLoop,
   scriptedModel,
-  type ToolTracer,
   type Tracing,
 } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";

@@ -6,7 +6,6 @@
  * and the option to record content.
  */
 import { context, type Span, type Tracer, trace } from "@opentelemetry/api";
-import type { ToolTracer } from "../core/tracing.js";
 import { spanTracer } from "../telemetry/spans.js";
 import { type Tracing, tracing } from "../telemetry/tracing.js";
 

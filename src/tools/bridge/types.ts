@@ -6,7 +6,6 @@
 import type { PendingCall } from "../core/approval.js";
 import type { CoreOptions } from "../core/manifest.js";
 import type { Result } from "../core/result.js";
-import type { ToolTracer } from "../core/tracing.js";
 import type {
   NeutralManifest,
   NeutralToolCall,
