@@ -204,11 +204,25 @@ describe("serveMcpHttp: sessions expire", () => {
     const light = lamp();
     const idleTimeoutMs = 60_000;
     const { url } = await serve(light.component, { idleTimeoutMs });
-    const live = await connect(url);
-    const gone = await Promise.all(Array.from({ length: 20 }, () => connect(url)));
+    // Counts the GET streams whose response has begun: the server holds each one open.
+    let streams = 0;
+    const counting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (init?.method === "GET" && response.ok) streams += 1;
+      return response;
+    };
+    const openStreams = () => streams;
+    const live = await connect(url, { fetch: counting });
+    const gone = await Promise.all(
+      Array.from({ length: 20 }, () => connect(url, { fetch: counting })),
+    );
     const goneId = gone[0]?.transport.sessionId ?? "";
     expect(light.watchers().peak).toBe(21);
 
+    // Every host's GET stream is open first: a client closed while its GET request is still on
+    // its way leaves a stream the server opens after the client is gone, which holds its session
+    // (so it went under Node 22, whose fetch is slower to start the twenty-first stream).
+    await vi.waitFor(() => expect(openStreams()).toBe(21), { timeout: 15_000 });
     // The hosts vanish: their GET streams drop, and no DELETE ends their sessions. The clock is
     // the test's from here.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
