@@ -4,33 +4,15 @@ import { aiSdkTools } from "ignite-element/tools/ai-sdk";
 import { langchainTools } from "ignite-element/tools/langchain";
 import { agentsTools } from "ignite-element/tools/openai-agents";
 import { describe, expect, it } from "vitest";
-import { type ApprovalPolicy, approval } from "../../tools/index.js";
+import { approval } from "../../tools/index.js";
 import { useAgentsServer } from "./agents-server.js";
 import { scriptedModel, toolResultsIn } from "./ai-sdk-model.js";
 import { callsCompletion, textCompletion, toolCall } from "./openai-fixtures.js";
-import { thermostat } from "./thermostat.js";
+import { counted, thermostat, thermostatPolicy } from "./thermostat.js";
 
 // Each framework's own approval mechanism, driven by the one policy: "ask" becomes the
 // framework's request for approval, and the call runs once the person approves; "deny" is
 // answered by the bridge.
-
-/** Setting the target asks a person; `ping` is denied; everything else runs. */
-const policy: ApprovalPolicy = ({ route }) =>
-  route.command === "target.set"
-    ? "ask"
-    : route.command === "ping"
-      ? { deny: "no pings" }
-      : "allow";
-
-/** `policy`, counting the calls it is asked about by their id: each must be asked once. */
-function counted() {
-  const asked: Array<string | undefined> = [];
-  const approve: ApprovalPolicy = (request) => {
-    asked.push(request.call.id);
-    return policy(request);
-  };
-  return { asked, approve };
-}
 
 describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval, AI SDK 7 toolApproval)", () => {
   it("asks through a tool-approval-request, runs the call once it is approved, and answers a denial itself", async () => {
@@ -89,7 +71,7 @@ describe("aiSdkTools with an approval policy (AI SDK 6 needsApproval, AI SDK 7 t
 
   it("asks nothing for a call the bridge will refuse anyway", async () => {
     const device = thermostat();
-    const { tools } = aiSdkTools(device.component, { approve: approval(policy) });
+    const { tools } = aiSdkTools(device.component, { approve: approval(thermostatPolicy) });
     const target = Object.keys(tools).find((name) => name.startsWith("target_set_")) ?? "";
     const needs = tools[target]?.needsApproval;
     if (typeof needs !== "function") throw new Error("no needsApproval");
@@ -158,7 +140,7 @@ describe("agentsTools with an approval policy (Agents SDK interruptions)", () =>
 
   it("answers Denied when the person rejects, and runs nothing", async () => {
     const device = thermostat();
-    const tools = agentsTools(device.component, { approve: approval(policy) });
+    const tools = agentsTools(device.component, { approve: approval(thermostatPolicy) });
     const target = tools.find((tool) => tool.name.startsWith("target_set_"))?.name ?? "";
     server.reply(
       callsCompletion(toolCall("call_1", target, '{"value":22}')),

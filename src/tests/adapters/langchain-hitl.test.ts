@@ -9,31 +9,13 @@ import {
   type InterruptOnConfig,
 } from "langchain";
 import { describe, expect, it } from "vitest";
-import { type ApprovalPolicy, approval } from "../../tools/index.js";
+import { approval } from "../../tools/index.js";
 import { ScriptedChatModel } from "./scripted-chat-model.js";
-import { thermostat } from "./thermostat.js";
+import { counted, thermostat, thermostatPolicy } from "./thermostat.js";
 
 // LangChain v1's own human-in-the-loop: `createAgent` with `humanInTheLoopMiddleware`, given the
 // policy as its `interruptOn` (`langchainInterruptOn`), interrupts the agent before a call the
 // policy asks about, and a LangGraph checkpointer resumes it with the person's decision.
-
-/** Setting the target asks a person; `ping` is denied; everything else runs. */
-const policy: ApprovalPolicy = ({ route }) =>
-  route.command === "target.set"
-    ? "ask"
-    : route.command === "ping"
-      ? { deny: "no pings" }
-      : "allow";
-
-/** `policy`, recording the id of every call it is asked about. */
-function counted() {
-  const asked: Array<string | undefined> = [];
-  const approve: ApprovalPolicy = (request) => {
-    asked.push(request.call.id);
-    return policy(request);
-  };
-  return { asked, approve };
-}
 
 /** An agent over the thermostat's tools, with the middleware, on `checkpointer`. */
 function agentOf(
@@ -85,7 +67,7 @@ function toolMessages(messages: readonly unknown[]) {
 
 describe("langchainInterruptOn", () => {
   it("has one entry per tool of a policy, each letting the person approve or reject", async () => {
-    const tools = langchainTools(thermostat().component, { approve: approval(policy) });
+    const tools = langchainTools(thermostat().component, { approve: approval(thermostatPolicy) });
     const interruptOn = langchainInterruptOn(tools);
     expect(Object.keys(interruptOn)).toEqual(tools.map((made) => made.name));
     const target = targetName(tools);
@@ -153,7 +135,7 @@ describe("createAgent with humanInTheLoopMiddleware({ interruptOn: langchainInte
 
   it("runs nothing of a turn the person rejects a call of, and the model reads the middleware's message", async () => {
     const device = thermostat();
-    const tools = langchainTools(device.component, { approve: approval(policy) });
+    const tools = langchainTools(device.component, { approve: approval(thermostatPolicy) });
     const target = targetName(tools);
     const agent = agentOf(tools, script(target, "I left it."), new MemorySaver());
     const config = { configurable: { thread_id: "reject" } };
@@ -174,7 +156,7 @@ describe("createAgent with humanInTheLoopMiddleware({ interruptOn: langchainInte
 
   it("answers a call the person edited Denied: the policy never asked about the edited one", async () => {
     const device = thermostat();
-    const tools = langchainTools(device.component, { approve: approval(policy) });
+    const tools = langchainTools(device.component, { approve: approval(thermostatPolicy) });
     const target = targetName(tools);
     const interruptOn = langchainInterruptOn(tools);
     const withEdit = Object.fromEntries(
@@ -207,7 +189,7 @@ describe("createAgent with humanInTheLoopMiddleware({ interruptOn: langchainInte
     const device = thermostat();
     const checkpointer = new MemorySaver();
     const config = { configurable: { thread_id: "restart" } };
-    const before = langchainTools(device.component, { approve: approval(policy) });
+    const before = langchainTools(device.component, { approve: approval(thermostatPolicy) });
     const target = targetName(before);
     await agentOf(before, script(target, "Heating to 22 °C."), checkpointer).invoke(
       { messages: [new HumanMessage("22 °C, and ping.")] },
@@ -215,7 +197,7 @@ describe("createAgent with humanInTheLoopMiddleware({ interruptOn: langchainInte
     );
     expect(device.calls).toEqual([]);
 
-    const after = langchainTools(device.component, { approve: approval(policy) });
+    const after = langchainTools(device.component, { approve: approval(thermostatPolicy) });
     const resumed = await agentOf(after, script(target, "Heating to 22 °C."), checkpointer).invoke(
       new Command({ resume: { decisions: [{ type: "approve" }] } }),
       config,
@@ -229,7 +211,7 @@ describe("createAgent with humanInTheLoopMiddleware({ interruptOn: langchainInte
 
   it("answers a call the policy asks about Denied when the agent has no middleware to ask a person", async () => {
     const device = thermostat();
-    const tools = langchainTools(device.component, { approve: approval(policy) });
+    const tools = langchainTools(device.component, { approve: approval(thermostatPolicy) });
     const target = targetName(tools);
     const agent = createAgent({ model: script(target, "I could not."), tools });
 

@@ -1,4 +1,4 @@
-import type { AgentComponent } from "../../tools/index.js";
+import type { AgentComponent, ApprovalPolicy } from "../../tools/index.js";
 
 export interface ThermostatState {
   target: number;
@@ -72,4 +72,22 @@ export function thermostat({ boostAvailableWhen }: { boostAvailableWhen?: string
       return () => release();
     },
   };
+}
+
+/** Setting the target asks a person; `ping` is denied; everything else runs. */
+export const thermostatPolicy: ApprovalPolicy = ({ route }) =>
+  route.command === "target.set"
+    ? "ask"
+    : route.command === "ping"
+      ? { deny: "no pings" }
+      : "allow";
+
+/** The thermostat's policy, recording the id of every call it is asked about: each once. */
+export function counted() {
+  const asked: Array<string | undefined> = [];
+  const approve: ApprovalPolicy = (request) => {
+    asked.push(request.call.id);
+    return thermostatPolicy(request);
+  };
+  return { asked, approve };
 }
