@@ -592,6 +592,28 @@ describe("tellChanges is refused at the loop's start when it cannot work", () =>
   });
 });
 
+/**
+ * An oven whose run paused for approval (every call is asked about) in a turn during which the
+ * world preheated it: what the notes heard and had not told when it paused.
+ */
+async function pausedWhilePreheated() {
+  const { component, world, state } = oven();
+  const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
+  const paused = await runToolLoop({
+    tools,
+    model: scriptedModel([
+      () => {
+        world.preheated();
+        return { toolCalls: [preheat(180)] };
+      },
+    ]).model,
+    messages: ask("Heat up."),
+    tellChanges: changeNotes(),
+  });
+  if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+  return { world, state, tools, paused };
+}
+
 describe("tellChanges after resumeToolLoop", () => {
   it("tells what changed outside the calls from the resume's start, not what happened while it was paused", async () => {
     const { component, world } = oven();
@@ -799,20 +821,7 @@ describe("tellChanges after resumeToolLoop", () => {
   });
 
   it("resumes a state paused without untold (by an earlier version) as one with nothing untold", async () => {
-    const { component, world } = oven();
-    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
-    const paused = await runToolLoop({
-      tools,
-      model: scriptedModel([
-        () => {
-          world.preheated();
-          return { toolCalls: [preheat(180)] };
-        },
-      ]).model,
-      messages: ask("Heat up."),
-      tellChanges: changeNotes(),
-    });
-    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+    const { world, tools, paused } = await pausedWhilePreheated();
     const { untold, ...older } = paused.state;
     expect(untold).toBeDefined();
     expect(older.version).toBe(1);
@@ -839,20 +848,7 @@ describe("tellChanges after resumeToolLoop", () => {
   });
 
   it("refuses, before anything runs, a state whose untold changes are not what a pause stores", async () => {
-    const { component, world, state } = oven();
-    const tools = igniteTools(component, fakeDialect, { approve: approval(() => "ask") });
-    const paused = await runToolLoop({
-      tools,
-      model: scriptedModel([
-        () => {
-          world.preheated();
-          return { toolCalls: [preheat(180)] };
-        },
-      ]).model,
-      messages: ask("Heat up."),
-      tellChanges: changeNotes(),
-    });
-    if (paused.stop !== "approval") throw new Error(`expected a pause, got ${paused.stop}`);
+    const { world, state, tools, paused } = await pausedWhilePreheated();
     const { model, requests } = scriptedModel([]);
 
     const resume = resumeToolLoop({
