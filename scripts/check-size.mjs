@@ -14,7 +14,12 @@
 //   node scripts/check-size.mjs             check every budget, exit 1 when one is over
 //   node scripts/check-size.mjs --json      the same figures as JSON (used by `npm run bench`)
 //   node scripts/check-size.mjs --from-src  bundle every entry from src/ instead of dist/
-import { existsSync, readFileSync } from "node:fs";
+//   node scripts/check-size.mjs --write-docs  also write the figures into docs/performance.md
+//
+// docs/performance.md shows the figures this prints, between its SIZES_START and SIZES_END
+// marks, as sizeTable() writes them: src/tests/docs/sizes.test.ts measures the build and fails
+// when the page shows other figures, so a reader never meets two tables that disagree.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -188,6 +193,47 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
 // names its base by the label alone.
 const label = (name) => name.split(": ")[0];
 
+/** Where docs/performance.md's table of sizes starts and ends. */
+export const SIZES_START = "<!-- sizes: written by `npm run check:size -- --write-docs` -->";
+export const SIZES_END = "<!-- /sizes -->";
+export const SIZES_PAGE = join(ROOT, "docs/performance.md");
+
+/**
+ * The figures of a run of `measureSizes`, as a Markdown table (padded as the formatter pads it):
+ * each entry and browser bundle's min+gzip, each feature's increment over its base, and the gate.
+ */
+export function sizeTable({ rows, features }) {
+  const lines = [
+    ["what (min+gzip)", "size", "gate"],
+    ...rows.map((row) => {
+      const name = row.entry.startsWith("bundle: ") ? row.entry : `\`${row.entry}\``;
+      return [name, kb(row.gzip), kb(row.budget)];
+    }),
+    ...features.map((row) => [
+      `feature: ${row.feature}, over "${label(row.over)}"`,
+      `${row.added < 0 ? "" : "+"}${kb(row.added)}`,
+      kb(row.budget),
+    ]),
+  ];
+  const widths = lines[0].map((_, column) => Math.max(...lines.map((line) => line[column].length)));
+  const format = (cells) => `| ${cells.map((cell, at) => cell.padEnd(widths[at])).join(" | ")} |`;
+  return [
+    format(lines[0]),
+    format(widths.map((width) => "-".repeat(width))),
+    ...lines.slice(1).map(format),
+  ].join("\n");
+}
+
+/** `page` with the table between its marks replaced by `table`; throws if it has no marks. */
+export function withSizeTable(page, table) {
+  const start = page.indexOf(SIZES_START);
+  const end = page.indexOf(SIZES_END);
+  if (start === -1 || end < start) {
+    throw new Error(`check-size: docs/performance.md has no ${SIZES_START} … ${SIZES_END}`);
+  }
+  return `${page.slice(0, start + SIZES_START.length)}\n\n${table}\n\n${page.slice(end)}`;
+}
+
 function firstLine(error) {
   const text = error instanceof Error ? error.message : String(error);
   return text.split("\n").find((line) => line.includes("ERROR")) ?? text.split("\n")[0];
@@ -221,6 +267,10 @@ async function main() {
     );
   }
   for (const note of result.notes) console.log(`note: ${note}`);
+  if (args.includes("--write-docs")) {
+    writeFileSync(SIZES_PAGE, withSizeTable(readFileSync(SIZES_PAGE, "utf8"), sizeTable(result)));
+    console.log("check-size: wrote the figures into docs/performance.md");
+  }
   for (const error of result.errors) console.error(`check-size: ${error}`);
   if (result.over.length > 0 || result.errors.length > 0) {
     for (const row of result.over) {

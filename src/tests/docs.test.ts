@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEntrypoints } from "../../scripts/entrypoints.mjs";
 import { packageOf } from "./docs/imports.js";
 import {
+  anchorOf,
+  anchorsOf,
   codeSpansOf,
   type Install,
   installedName,
@@ -280,6 +282,20 @@ describe("the links of the shipped pages", () => {
         return [`${where(page, link)}: ${path} is a ${folder ? "folder (tree/)" : "file (blob/)"}`];
       }
       return [];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it("link only to anchors that are there, within a page and across pages", () => {
+    const anchors = new Map(shipped.pages.map(({ page, text }) => [page, anchorsOf(text)]));
+    const broken = linksOfPages().flatMap(({ page, link }) => {
+      const anchor = anchorOf(link.target);
+      const local = isRelative(link.target) || link.target.startsWith("#");
+      if (anchor === undefined || !local) return [];
+      const target = resolveLink(page, link.target);
+      const found = target === undefined ? undefined : anchors.get(target);
+      if (found === undefined) return []; // not a page: the test above checks the path
+      return found.has(anchor) ? [] : [`${where(page, link)}: ${target} has no heading #${anchor}`];
     });
     expect(broken).toEqual([]);
   });

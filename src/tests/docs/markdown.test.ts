@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  anchorOf,
+  anchorsOf,
   codeSpansOf,
   installedName,
   installsFromRegistry,
@@ -130,5 +132,37 @@ describe("a page's Markdown", () => {
       path: "examples/redux",
     });
     expect(repositoryPath(`${repository}/issues`)).toBeUndefined();
+  });
+
+  it("has an anchor for each heading as GitHub slugs it, numbered when repeated, and for each HTML id", () => {
+    const headings = [
+      "# Serving a component",
+      "## From the command line: `ignite-mcp`",
+      "### The execute context: progress, logs and cancellation",
+      "## [Approval](approval.md) — *who* decides?",
+      "## MCP_HOST and 2025-11-25",
+      "## Options",
+      "## Options",
+      '<a id="kept-here"></a>',
+      "```md",
+      "## Not a heading: code",
+      "```",
+    ].join("\n");
+    expect([...anchorsOf(headings)]).toEqual([
+      "serving-a-component",
+      "from-the-command-line-ignite-mcp",
+      "the-execute-context-progress-logs-and-cancellation",
+      "approval--who-decides",
+      "mcp_host-and-2025-11-25",
+      "options",
+      "options-1",
+      "kept-here",
+    ]);
+  });
+
+  it("reads a link's anchor, decoded, and none where it has none", () => {
+    expect(anchorOf("serving.md#cancellation")).toBe("cancellation");
+    expect(anchorOf("#caf%C3%A9")).toBe("café");
+    expect(anchorOf("serving.md")).toBeUndefined();
   });
 });

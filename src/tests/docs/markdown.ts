@@ -158,3 +158,41 @@ export function pathOfSpan(code: string): string | undefined {
   if (!/^(\.\.?\/)*[\w.-]+\/[\w./-]*$/.test(code)) return undefined;
   return code.replace(/^(\.\.?\/)+/, "").replace(/\/$/, "");
 }
+
+/**
+ * The anchors a page has, as GitHub renders it: each heading's slug (its text without Markdown,
+ * lower-cased, every character but letters, digits, `-`, `_` and spaces dropped, spaces made `-`;
+ * a repeated slug gets `-1`, `-2`, …), and every `id` or `name` of its own HTML.
+ */
+export function anchorsOf(text: string): Set<string> {
+  const prose = proseOf(text);
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const match of prose.matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$/gm)) {
+    const slug = slugOf(match[1] ?? "");
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  for (const match of prose.matchAll(/<[a-z][^>]*?\s(?:id|name)=["']([^"']+)["']/gi))
+    anchors.add(match[1] ?? "");
+  return anchors;
+}
+
+/** A heading's slug: `` From the command line: `ignite-mcp` `` → `from-the-command-line-ignite-mcp`. */
+function slugOf(heading: string): string {
+  const rendered = heading
+    .replace(/!?\[((?:[^\]\\]|\\.)*)\]\([^)]*\)/g, "$1") // a link reads as its text
+    .replace(/<[^>]+>/g, "") // HTML tags are not text
+    .replace(/`+|\*+|(?<!\w)_+|_+(?!\w)/g, ""); // code spans and emphasis marks
+  return rendered
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/** A relative link's anchor (`serving.md#cancellation` → `cancellation`), decoded, or none. */
+export function anchorOf(target: string): string | undefined {
+  const hash = target.indexOf("#");
+  return hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
+}

@@ -353,6 +353,42 @@ describe("ignite-mcp and the modules a project has", () => {
     }
   }, 60_000);
 
+  it("serves a TypeScript module written the NodeNext way, importing its neighbours by their .js and .mjs names, under Node 22", async () => {
+    // What `tsc` with `module: NodeNext` requires: `./store.js` for store.ts, `./words.mjs` for words.mts.
+    const app = join(project, "nodenext");
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, "words.mts"), 'export const SHELVE: string = "Shelve a book.";\n');
+    writeFileSync(
+      join(app, "store.ts"),
+      'import { SHELVE } from "./words.mjs";\nexport const books: string[] = [];\nexport const described: string = SHELVE;\n',
+    );
+    writeFileSync(
+      join(app, "inbox-mcp.ts"),
+      `import type { AgentComponent } from "ignite-element/tools";
+import { books, described } from "./store.js";
+const shelf: AgentComponent<{ books: string[] }> = {
+  getSchema: () => ({ commands: { shelve: { description: described, input: { type: "string" } } } }),
+  execute: (_command, input) => {
+    books.push(String(input));
+    return { state: { books: [...books] }, events: [] };
+  },
+};
+export default shelf;
+`,
+    );
+    const client = await stdioClient({ command: node22(), args: [bin, join(app, "inbox-mcp.ts")] });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map(({ name, description }) => ({ name, description }))).toEqual([
+        { name: "shelve", description: "Shelve a book." },
+      ]);
+      const shelved = await client.callTool({ name: "shelve", arguments: { value: "Dune" } });
+      expect(shelved.structuredContent).toEqual({ snapshot: { books: ["Dune"] }, events: [] });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it("takes a module's options, under the flags, which win over them, and asks a host that can ask", async () => {
     // A shelf whose module asks before the destructive clear, and lists only what is available.
     writeFileSync(

@@ -45,6 +45,14 @@ describe("the approval policy's types", () => {
     type Denied = Extract<ToolError, { kind: "Denied" }>;
     expectTypeOf<Denied["reason"]>().toEqualTypeOf<string | undefined>();
   });
+
+  it("gives an approval screen the paused call's title and description, read-only and optional", () => {
+    expectTypeOf<PendingCall["title"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<PendingCall["description"]>().toEqualTypeOf<string | undefined>();
+    const screen = (call: PendingCall): string =>
+      `${call.title ?? call.command}: ${call.description ?? ""}`;
+    expectTypeOf(screen).returns.toEqualTypeOf<string>();
+  });
 });
 
 describe("pause and resume keep the component's and the dialect's types", () => {

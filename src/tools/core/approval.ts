@@ -49,6 +49,10 @@ export interface PendingCall {
   readonly flags: EffectFlags;
   /** The tool name the model called, when it differs from `command`. */
   readonly toolName?: string;
+  /** The command's declared `title`, when it declares one: what an approval screen names it. */
+  readonly title?: string;
+  /** The command's declared `description`, when it declares one: what an approval screen explains. */
+  readonly description?: string;
   /**
    * Binds a decision to this call: the hex SHA-256 of the canonical JSON (keys sorted) of
    * `{ id, command, input }`.

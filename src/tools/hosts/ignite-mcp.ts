@@ -15,6 +15,7 @@ import { isRecord } from "../core/json.js";
 import type { AgentComponent, RuntimeEvent, ToolOffer } from "../core/types.js";
 import { waitTool } from "../live/wait.js";
 import type { ServeMcpOptions } from "./mcp-server.js";
+import { resolveTypeScriptSpecifiers } from "./typescript-specifiers.js";
 
 const USAGE = `Usage: ignite-mcp <module> [options]
 
@@ -175,6 +176,8 @@ interface Served {
  */
 async function load(specifier: string): Promise<Served> {
   const path = resolve(process.cwd(), specifier);
+  // A TypeScript module imports its neighbours as NodeNext has it written: `./store.js`.
+  if (/\.[cm]?ts$/.test(path)) resolveTypeScriptSpecifiers();
   let module: unknown;
   try {
     module = await import(pathToFileURL(path).href);

@@ -1,0 +1,71 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, inject, it } from "vitest";
+import {
+  measureSizes,
+  SIZES_PAGE,
+  sizeTable,
+  withSizeTable,
+} from "../../../scripts/check-size.mjs";
+
+// docs/performance.md shows the bundle sizes and gates that `npm run check:size` prints, as the
+// gate writes them: measured here on the build this run packed (the global setup's `npm pack`
+// builds dist/), so a change that moves a figure fails until the page is written anew.
+describe("the sizes a page shows", () => {
+  it("are the figures and gates npm run check:size prints, for every entry, bundle and feature", async () => {
+    expect(inject("tarball")).toMatch(/\.tgz$/); // dist/ is this run's build
+    const sizes = await measureSizes();
+    expect(sizes.errors).toEqual([]);
+    const page = readFileSync(SIZES_PAGE, "utf8");
+
+    const written = withSizeTable(page, sizeTable(sizes));
+
+    expect(
+      page,
+      "docs/performance.md's table of sizes is not what the gate measures: run `npm run build && npm run check:size -- --write-docs`",
+    ).toBe(written);
+  }, 60_000);
+
+  it("names every figure the way the gate's own lines name it", () => {
+    const table = sizeTable({
+      rows: [
+        {
+          entry: "ignite-element/tools",
+          file: "",
+          budget: 2048,
+          source: "dist",
+          min: 0,
+          gzip: 1024,
+          ok: true,
+        },
+        {
+          entry: "bundle: bridge alone: a + b",
+          file: "",
+          budget: 3072,
+          source: "dist",
+          min: 0,
+          gzip: 3000,
+          ok: true,
+        },
+      ],
+      features: [
+        {
+          feature: "wait",
+          over: "bridge alone: a + b",
+          budget: 512,
+          source: "dist",
+          min: 0,
+          gzip: 0,
+          added: 256,
+          ok: true,
+        },
+      ],
+    });
+    expect(table.split("\n")).toEqual([
+      "| what (min+gzip)                    | size     | gate    |",
+      "| ---------------------------------- | -------- | ------- |",
+      "| `ignite-element/tools`             | 1.00 KB  | 2.00 KB |",
+      "| bundle: bridge alone: a + b        | 2.93 KB  | 3.00 KB |",
+      '| feature: wait, over "bridge alone" | +0.25 KB | 0.50 KB |',
+    ]);
+  });
+});
