@@ -4,11 +4,22 @@
  * `StreamableHTTPServerTransport`, one SDK `Server` per client session, `Host` and `Origin`
  * checked, idle sessions closed, and dropped SSE streams resumable.
  */
+
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  aName,
+  anObject,
+  check,
+  checkOptional,
+  type Expect,
+  MAX_TIMER_MS,
+  names,
+  wholeNumber,
+} from "../core/checks.js";
 import type { AgentComponent, RuntimeEvent } from "../core/types.js";
 import { sessionEvents } from "./event-store.js";
 import { type ServeMcpOptions, serveMcp } from "./mcp-server.js";
@@ -100,6 +111,7 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: ServeMcpHttpOptions<S, E> = {},
 ): Promise<McpHttpServer> {
+  checkHttpOptions(options);
   const {
     port = 0,
     host = "127.0.0.1",
@@ -219,6 +231,28 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
       );
     },
   };
+}
+
+/** A path of the server's own, as a URL has it. */
+const PATH: Expect<string> = {
+  allowed: 'a path starting with "/" (such as "/mcp")',
+  test: (value): value is string => typeof value === "string" && value.startsWith("/"),
+};
+
+/**
+ * Every option of `serveMcpHttp` that says where and to whom it listens, checked before it
+ * listens: nothing is left listening behind a bad one, and no empty list switches a check off.
+ */
+function checkHttpOptions(options: unknown): void {
+  const who = "serveMcpHttp";
+  const given = check(who, "options", options, anObject);
+  const read = (key: string): unknown => Reflect.get(given, key);
+  checkOptional(who, "port", read("port"), wholeNumber(0, 65535));
+  checkOptional(who, "host", read("host"), aName);
+  checkOptional(who, "path", read("path"), PATH);
+  checkOptional(who, "allowedHosts", read("allowedHosts"), names);
+  checkOptional(who, "allowedOrigins", read("allowedOrigins"), names);
+  checkOptional(who, "idleTimeoutMs", read("idleTimeoutMs"), wholeNumber(1, MAX_TIMER_MS));
 }
 
 /** A JSON-RPC error with no request id, as the SDK transport answers. */

@@ -3,6 +3,7 @@
  * `mcp` dialect does the translating; this is the part that needs the SDK: the two request
  * handlers, the capability, the `list_changed` notifications and the client's cancellations.
  */
+
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
@@ -20,6 +21,7 @@ import { withDefaults } from "../bridge/defaults.js";
 import { partsOf } from "../bridge/pipeline.js";
 import type { IgniteToolsOptions, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
 import type { PendingCall } from "../core/approval.js";
+import { check, hasMethods } from "../core/checks.js";
 import { executeFailed } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
@@ -92,6 +94,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: ServeMcpOptions<S, E> = {},
 ): () => void {
+  check("serveMcp", "server", server satisfies unknown, SERVER);
   try {
     server.registerCapabilities({ tools: { listChanged: true }, logging: {} });
   } catch (error) {
@@ -382,3 +385,10 @@ const NO_ANSWER: McpToolResult = {
   content: [{ type: "text", text: "Error: the call was not answered. Call the tool again." }],
   isError: true,
 };
+
+/** What `serveMcp` serves on: the MCP SDK's low-level `Server`. */
+const SERVER = hasMethods<object>(
+  "an MCP SDK Server (new Server({ name, version }) from @modelcontextprotocol/sdk/server/index.js)",
+  "registerCapabilities",
+  "setRequestHandler",
+);
