@@ -67,11 +67,7 @@ const DIALECT = hasMethods<object>(
 );
 
 /** What `validator` takes: a validator adapter of the package, or one of your own. */
-const VALIDATOR = hasMethods<object>(
-  "an InputValidator",
-  "checkSchema",
-  "compile",
-);
+const VALIDATOR = hasMethods<object>("an InputValidator", "checkSchema", "compile");
 
 /**
  * The dialect `igniteTools` is given, checked; options given in its place (a common slip when
