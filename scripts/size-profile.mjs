@@ -6,7 +6,6 @@
 //
 //   node scripts/size-profile.mjs                 the bridge alone, from src/
 //   node scripts/size-profile.mjs "loop"          another bundle or feature, by its label
-import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
