@@ -18,8 +18,8 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { generateText, jsonSchema, stepCountIs, type ToolSet, tool } from "ai";
-import { mcp } from "../src/tools/dialects/mcp.js";
-import { type OpenAIChatResponse, openai } from "../src/tools/dialects/openai.js";
+import { mcp } from "../src/tools/dialects/mcp/dialect.js";
+import { type OpenAIChatResponse, openai } from "../src/tools/dialects/openai/dialect.js";
 import {
   type AgentComponent,
   type CommandSchema,

@@ -35,7 +35,7 @@ import type {
   RuntimeEvent,
   ToolOffer,
 } from "../core/types.js";
-import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
+import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp/dialect.js";
 import { checkInput } from "../validation/cache.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../wire/result-text.js";
 

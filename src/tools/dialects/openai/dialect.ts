@@ -5,8 +5,8 @@
  * items, results as `function_call_output` input items.
  */
 
-import { isRecord } from "../core/json.js";
-import type { Result } from "../core/result.js";
+import { isRecord } from "../../core/json.js";
+import type { Result } from "../../core/result.js";
 import type {
   JsonSchema,
   LoopDialect,
@@ -15,10 +15,10 @@ import type {
   Observation,
   ToolDefsContext,
   ToolError,
-} from "../core/types.js";
-import { decodeArguments } from "../wire/arguments.js";
-import { shapeError } from "../wire/describe-value.js";
-import { OPENAI_NAMES } from "../wire/names.js";
+} from "../../core/types.js";
+import { decodeArguments } from "../../wire/arguments.js";
+import { shapeError } from "../../wire/describe-value.js";
+import { OPENAI_NAMES } from "../../wire/names.js";
 import {
   configurable,
   descriptionOf,
@@ -26,12 +26,12 @@ import {
   toNeutralCall,
   toWire,
   type WireOptions,
-} from "../wire/provider-tools.js";
-import { maxCharsOf, type ResultOptions, resultText, toJsonText } from "../wire/result-text.js";
-import { OPENAI_STRICT, type StrictRule } from "../wire/strict.js";
-import { strictOf } from "../wire/strict-option.js";
+} from "../../wire/provider-tools.js";
+import { maxCharsOf, type ResultOptions, resultText, toJsonText } from "../../wire/result-text.js";
+import { OPENAI_STRICT, type StrictRule } from "../../wire/strict.js";
+import { strictOf } from "../../wire/strict-option.js";
 
-export type { StrictRule } from "../wire/strict.js";
+export type { StrictRule } from "../../wire/strict.js";
 
 /** Options of the `openai` and `openaiResponses` dialects. */
 export interface OpenAIOptions extends ResultOptions {
