@@ -132,7 +132,8 @@ export async function tokenRows(quick: boolean): Promise<TokenSection> {
 
   const table: string[] = [
     `T  Tokenizers: js-tiktoken ${version("js-tiktoken")} (o200k_base, OpenAI), ` +
-      `@anthropic-ai/tokenizer ${version("@anthropic-ai/tokenizer")} (Claude); ` +
+      `@anthropic-ai/tokenizer ${version("@anthropic-ai/tokenizer")} (Claude: exact before Claude 3, ` +
+      "an approximation since); " +
       "each side's tool definitions as its SDK serializes them (JSON.stringify).",
     `T  ${CONVERSATION_SIZE} commands (half gated), a ${TURNS}-turn runToolLoop with the openai dialect; ` +
       "availability changes before requests 3, 5, 7, 9.",
