@@ -147,6 +147,20 @@ describe("the loop refuses a bad argument before the model is asked", () => {
     await rejects(() => call(tools), message);
     expect(counter.calls).toEqual([]);
   });
+
+  it("rejects, never throws, what the 0.1 form of tellChanges cannot take", async () => {
+    const { counter, tools } = counted();
+    const { model } = scriptedModel([]);
+    await rejects(
+      () => loop({ tools, model, messages: [], tellChanges: { maxChars: -1 } }),
+      "changeNotes",
+    );
+    await rejects(
+      () => resume({ tools, model, state: {}, decisions: [], tellChanges: { maxChars: -1 } }),
+      "changeNotes",
+    );
+    expect(counter.calls).toEqual([]);
+  });
 });
 
 describe("a resume refuses a bad argument before an approved call runs", () => {
