@@ -209,6 +209,26 @@ describe("a resume refuses a bad argument before an approved call runs", () => {
     expect(counter.calls).toEqual([]);
   });
 
+  it("rejects decisions that are not what approveCall and denyCall make, before anything runs", async () => {
+    const { counter, tools, model, result } = await paused();
+    const [pending] = result.pending as [PendingCall];
+    await rejects(
+      () => resume({ tools, model, state: result.state, decisions: ["allow"] }),
+      'resumeToolLoop: decisions must be what approveCall and denyCall make, not "allow" (a string)',
+    );
+    await rejects(
+      () =>
+        resume({
+          tools,
+          model,
+          state: result.state,
+          decisions: [{ digest: pending.digest, verdict: "allow", expiresAt: "soon" }],
+        }),
+      'not an object with verdict "allow" (a string)',
+    );
+    expect(counter.calls).toEqual([]);
+  });
+
   it("refuses an expiry that is no time where the decision is made, not at the resume", async () => {
     const { result } = await paused();
     const [pending] = result.pending as [PendingCall];
@@ -404,6 +424,11 @@ describe("the layers refuse what is not theirs where they are made", () => {
       "the OpenTelemetry API in place of a tracer",
       () => otelTracer(loose(trace)),
       'give trace.getTracer("your-app"), not trace itself',
+    ],
+    [
+      "a tracer that is no OpenTelemetry Tracer",
+      () => otelTracer(loose({ start: () => undefined })),
+      'otelTracer: tracer must be an OpenTelemetry Tracer (trace.getTracer("your-app")), not an object',
     ],
     [
       "fromSlice with nothing",
