@@ -7,8 +7,8 @@
  *
  * stdout carries the protocol, so nothing else may be written to it.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { Server } from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 // Relative, not "ignite-element/tools/…": tsx maps tsconfig `paths` only when it is started in
 // the directory holding tsconfig.json, and elsewhere the package's self-reference resolves to
 // dist/, a build that may be stale. A published app imports "ignite-element/tools/mcp-server"

@@ -62,7 +62,10 @@ let bin: string;
 const run = promisify(execFile);
 
 beforeAll(() => {
-  project = projectWith(inject("tarball"), ["@modelcontextprotocol/sdk"]);
+  project = projectWith(inject("tarball"), [
+    "@modelcontextprotocol/server",
+    "@modelcontextprotocol/node",
+  ]);
   writeFileSync(join(project, "thermostat.js"), block("js thermostat.js"));
   writeFileSync(join(project, "tickets.ts"), block("ts tickets.ts"));
   elsewhere = mkdtempSync(join(tmpdir(), "a-host-"));
@@ -455,7 +458,7 @@ export const options = {
     expect({ code, stderr }).toEqual({
       code: 1,
       stderr:
-        'ignite-mcp: ./listens.mjs exports options with "port", which serveMcp does not take (it takes approve, wait, offer, timeoutMs, project, onWarning, tracer, validator, maxInputBytes, maxInputDepth, maxResultChars); where to listen is the flags\' (--http, --host, --allowed-host).\n',
+        'ignite-mcp: ./listens.mjs exports options with "port", which serveMcp does not take (it takes approve, wait, offer, timeoutMs, project, onWarning, tracer, validator, maxInputBytes, maxInputDepth, maxResultChars, requestStateKey, approvalTtlSeconds, ledger, listTtlMs); where to listen is the flags\' (--http, --host, --allowed-host).\n',
     });
   });
 

@@ -163,6 +163,10 @@ const MODULE_OPTIONS: Record<keyof ServeMcpOptions, true> = {
   maxInputBytes: true,
   maxInputDepth: true,
   maxResultChars: true,
+  requestStateKey: true,
+  approvalTtlSeconds: true,
+  ledger: true,
+  listTtlMs: true,
 };
 
 interface Served {
@@ -286,15 +290,15 @@ async function importSdk() {
   try {
     const [{ Server }, { StdioServerTransport }, { serveMcp }, { serveMcpHttp }] =
       await Promise.all([
-        import("@modelcontextprotocol/sdk/server/index.js"),
-        import("@modelcontextprotocol/sdk/server/stdio.js"),
+        import("@modelcontextprotocol/server"),
+        import("@modelcontextprotocol/server/stdio"),
         import("./mcp-server.js"),
         import("./mcp-http.js"),
       ]);
     return { Server, StdioServerTransport, serveMcp, serveMcpHttp };
   } catch (error) {
     throw new Refusal(
-      `cannot load the MCP SDK (${messageOf(error)}): install @modelcontextprotocol/sdk next to ignite-element.`,
+      `cannot load the MCP SDK (${messageOf(error)}): install @modelcontextprotocol/server and @modelcontextprotocol/node next to ignite-element.`,
     );
   }
 }
