@@ -99,9 +99,23 @@ export interface McpServerFactoryOptions<S = unknown, E extends RuntimeEvent = R
  * approvals' signing key and the ledger.
  */
 export interface IgniteMcpServerFactory {
-  (context?: { readonly era?: "legacy" | "modern" }): Server;
+  (context?: McpServerContext): Server;
   /** Stops watching the component; the servers already made keep answering. */
   close(): void;
+}
+
+/**
+ * What `createMcpHandler` and `serveStdio` tell a factory about the `Server` they ask for (the
+ * SDK's `McpRequestContext`, as far as the factory reads it).
+ */
+export interface McpServerContext {
+  /** The revision the server will speak: `"modern"` for 2026-07-28, `"legacy"` for 2025-11-25. */
+  readonly era?: "legacy" | "modern";
+  /**
+   * The HTTP request the server answers, when it serves one request only (`createMcpHandler`
+   * sets it); without it, the server lives as long as its connection (`serveStdio`, a session).
+   */
+  readonly requestInfo?: Request;
 }
 
 /** What every server of one component shares. */
@@ -161,7 +175,8 @@ const CAPABILITIES = { capabilities: { tools: { listChanged: true }, logging: {}
  * 2026-07-28 request, and per 2025-11-25 request under its stateless fallback) and `serveStdio`
  * (one per connection), which serve both protocol revisions from it. Each answers `tools/list`
  * and `tools/call` as `serveMcp` describes. A change of the tool list is published on `bus` for
- * the 2026-07-28 clients listening; a 2025-11-25 `Server` announces it on its own connection.
+ * the 2026-07-28 clients listening over HTTP; a `Server` that lives as long as its connection
+ * (stdio, a 2025-11-25 session) announces it there itself.
  *
  * @example
  * ```ts
@@ -180,9 +195,11 @@ export function mcpServerFactory<S, E extends RuntimeEvent>(
   const host = hostOf(component, options);
   const { serverInfo = { name: "ignite-element", version: "1.0.0" }, bus } = options;
   const stop = bus && watch(host, () => bus.publish({ kind: "tools_list_changed" }));
-  const factory = (context?: { readonly era?: "legacy" | "modern" }) => {
+  const factory = (context?: McpServerContext) => {
     const server = new Server(serverInfo, CAPABILITIES);
-    const lasting = context?.era !== "modern";
+    // A server for one HTTP request is gone with its answer; one for a connection (stdio, a
+    // 2025-11-25 session) watches the component and tells its client of changes.
+    const lasting = context?.requestInfo === undefined;
     const detach = bind(host, server, lasting);
     // A server that outlives its request stops watching the component when its connection ends
     // (whoever sets `onclose` later calls this one first).
@@ -317,8 +334,10 @@ function bind<S, E extends RuntimeEvent>(
       return;
     }
     if ((now === known && now === seen) || detached) return;
-    // A cancelled request's stream may be gone: its change goes out like any other.
-    if (ctx.mcpReq.signal.aborted) return announce(now);
+    // A cancelled request's stream may be gone: its change goes out like any other. A 2026-07-28
+    // client hears of changes on its `subscriptions/listen` stream only, where `serveStdio`
+    // routes the server's own notification.
+    if (ctx.mcpReq.signal.aborted || isModern(ctx)) return announce(now);
     seen = known = now;
     await ctx.mcpReq.notify({ method: "notifications/tools/list_changed" }).catch(() => undefined);
   };
