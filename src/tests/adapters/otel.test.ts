@@ -194,7 +194,7 @@ describe("otelTracer with igniteTools", () => {
     const notATracer = { startActiveSpan: () => undefined };
     // @ts-expect-error no startSpan and no start
     expect(() => igniteTools(new Counter(), fakeDialect, { tracer: notATracer })).toThrow(
-      new TypeError("tracing(tracer): the tracer is not a ToolTracer (no start method)"),
+      new TypeError("tracing: tracer must be a ToolTracer (an object with start), not an object"),
     );
   });
 

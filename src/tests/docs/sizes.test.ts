@@ -1,4 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
 import { describe, expect, inject, it } from "vitest";
 import {
   measureSizes,
@@ -6,6 +9,8 @@ import {
   sizeTable,
   withSizeTable,
 } from "../../../scripts/check-size.mjs";
+import { loadEntrypoints } from "../../../scripts/entrypoints.mjs";
+import { projectWith } from "../setup/packed.js";
 
 // docs/performance.md shows the bundle sizes and gates that `npm run check:size` prints, as the
 // gate writes them: measured here on the build this run packed (the global setup's `npm pack`
@@ -68,4 +73,34 @@ describe("the sizes a page shows", () => {
       '| feature: wait, over "bridge alone" | +0.25 KB | 0.50 KB |',
     ]);
   });
+
+  it("agree with what a user's bundler makes of the packed package: the bridge alone within the gate", async () => {
+    // As a user builds it: the tarball installed in an application, bundled by esbuild with its
+    // defaults for a browser (`--bundle --minify --platform=browser`), gzipped at level 9.
+    const [bridge] = loadEntrypoints().bundles;
+    if (bridge === undefined) throw new Error("entrypoints.json has no bundles");
+    const project = projectWith(inject("tarball"), []);
+    try {
+      writeFileSync(join(project, "app.js"), bridge.code);
+      const built = await build({
+        entryPoints: [join(project, "app.js")],
+        absWorkingDir: project,
+        bundle: true,
+        minify: true,
+        platform: "browser",
+        write: false,
+        logLevel: "silent",
+      });
+      const users = gzipSync(built.outputFiles[0]?.contents ?? new Uint8Array(), { level: 9 });
+      const gate = (await measureSizes()).rows.find(
+        (row) => row.entry === `bundle: ${bridge.name}`,
+      );
+
+      expect(users.byteLength).toBeLessThanOrEqual(bridge.budget);
+      // The two builds differ only in their wrapper (an IIFE against a module): a few bytes.
+      expect(Math.abs(users.byteLength - (gate?.gzip ?? 0))).toBeLessThanOrEqual(64);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

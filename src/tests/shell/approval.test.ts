@@ -146,7 +146,6 @@ describe("the approval policy", () => {
       },
     ],
     ["rejects", () => Promise.reject(new Error("policy store down"))],
-    ["answers something that is not a verdict", () => "yes" as never],
   ])("denies when the policy %s (fails closed)", async (_how, approve: ApprovalPolicy) => {
     const { component, ran } = vault();
     const result = await igniteTools(component, undefined, { approve: approval(approve) }).invoke({
@@ -193,7 +192,7 @@ describe("the approval policy", () => {
   it("is a TypeError at construction when it is not a function", () => {
     expect(() =>
       igniteTools(vault().component, undefined, { approve: approval("ask" as never) }),
-    ).toThrow("approval(policy): the policy is not a function");
+    ).toThrow('approval: policy must be a function, not "ask" (a string)');
   });
 });
 

@@ -61,11 +61,11 @@ describe("igniteTools checks the component when it is called", () => {
   });
 
   it.each([
-    ["project", { project: "summary" }],
-    ["onWarning", { onWarning: console }],
-  ])("throws a TypeError at construction when %s is not a function", (key, options) => {
+    ["project", { project: "summary" }, '"summary" (a string)'],
+    ["onWarning", { onWarning: console }, "a Console"],
+  ])("throws a TypeError at construction when %s is not a function", (key, options, given) => {
     expect(() => igniteTools(new Counter(), undefined, options as never)).toThrow(
-      `${key} is not a function`,
+      `igniteTools: ${key} must be a function, not ${given}`,
     );
   });
 });

@@ -70,7 +70,7 @@ describe("timeoutMs means what it says at any length", () => {
     (timeoutMs) => {
       expect(() =>
         igniteTools(new Counter(), undefined, { timeoutMs: timeoutMs as number }),
-      ).toThrow(/timeoutMs must be a number ≥ 0/);
+      ).toThrow(/timeoutMs must be a number of milliseconds from 0 up/);
     },
   );
 });

@@ -779,7 +779,9 @@ describe('a resume that meets another one running (whenElsewhere: "wait")', () =
       whenElsewhere: "waiting" as never,
     });
     await expect(resuming).rejects.toThrow(
-      new TypeError('whenElsewhere takes "refuse" or "wait", not "waiting"'),
+      new TypeError(
+        'resumeToolLoop: whenElsewhere must be one of "refuse", "wait", not "waiting" (a string)',
+      ),
     );
     expect(paid).toEqual([]);
     expect(asked).toEqual([1]);

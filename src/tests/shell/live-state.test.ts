@@ -119,7 +119,7 @@ describe("observe", () => {
     const tools = igniteTools(component);
 
     expect(() => observe(tools, "log" as never)).toThrow(
-      new TypeError("observe(listener): the listener is not a function"),
+      new TypeError('observe: listener must be a function, not "log" (a string)'),
     );
     expect(world.held()).toBe(0);
   });
@@ -274,10 +274,12 @@ describe("until", () => {
     const tools = igniteTools(component);
 
     await expect(until(tools, "open" as never)).rejects.toThrow(
-      new TypeError("until(match): match is not a function"),
+      new TypeError('until: match must be a function, not "open" (a string)'),
     );
     await expect(until(tools, () => false, { timeoutMs: -1 })).rejects.toThrow(
-      new TypeError("until: timeoutMs must be a number ≥ 0, not -1"),
+      new TypeError(
+        "until: timeoutMs must be a number of milliseconds from 0 up (Infinity for none), not -1",
+      ),
     );
     expect(world.held()).toBe(0);
   });
@@ -539,15 +541,15 @@ describe("the wait tool", () => {
     );
     const live = { ...plain, subscribe: () => () => undefined, getSnapshot: () => 0 };
     expect(() => igniteTools(live, undefined, { wait: waitTool({ maxMs: 1_000 }) })).toThrow(
-      'igniteTools: getSchema() threw: the wait tool is named "waitFor", as a command is: give igniteTools a wait.name of its own',
+      'igniteTools: getSchema() threw: the wait tool is named "waitFor", as a command is: give waitTool({ name }) a name of its own',
     );
     expect(() => igniteTools(live, undefined, { wait: waitTool({ maxMs: 0 }) })).toThrow(
-      "igniteTools: wait.maxMs must be a finite number of milliseconds > 0, not 0",
+      "waitTool: maxMs must be a whole number from 1 to 2147483647, not 0",
     );
     expect(() =>
       igniteTools(live, undefined, { wait: waitTool({ maxMs: 1_000, name: "wait for" }) }),
     ).toThrow(
-      "igniteTools: wait.name must be a tool name (letters, digits, _ and -), not wait for",
+      'waitTool: name must be a tool name (a letter or _, then letters, digits, _ and -, at most 64), not "wait for" (a string)',
     );
     expect(
       igniteTools(live, undefined, { wait: waitTool({ maxMs: 1_000, name: "idle" }) })

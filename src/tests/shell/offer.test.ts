@@ -89,7 +89,7 @@ describe('offer: "declared"', () => {
       igniteTools(heater().component, fakeDialect, {
         offer: "all" as unknown as "declared",
       }),
-    ).toThrow('igniteTools: offer must be "available" or "declared", not all');
+    ).toThrow('igniteTools: offer must be one of "available", "declared", not "all" (a string)');
   });
 });
 

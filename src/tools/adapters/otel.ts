@@ -6,6 +6,7 @@
  * and the option to record content.
  */
 import { context, type Span, type Tracer, trace } from "@opentelemetry/api";
+import { badArgument, hasMethods } from "../core/checks.js";
 import { spanTracer } from "../telemetry/spans.js";
 import { type Tracing, tracing } from "../telemetry/tracing.js";
 
@@ -59,6 +60,17 @@ export interface OtelTracerOptions {
  * ```
  */
 export function otelTracer(tracer: Tracer, options: OtelTracerOptions = {}): Tracing {
+  const given: unknown = tracer;
+  if (!TRACER.test(given)) {
+    // The API object itself (`trace`) is the likeliest slip: it makes tracers, it is none.
+    const api = typeof given === "object" && given !== null && "getTracer" in given;
+    throw badArgument(
+      "otelTracer",
+      "tracer",
+      given,
+      `${TRACER.allowed}${api ? ': give trace.getTracer("your-app"), not trace itself' : ""}`,
+    );
+  }
   return tracing(
     spanTracer<Span>(tracer, {
       recordContent: options.recordContent === true,
@@ -66,3 +78,10 @@ export function otelTracer(tracer: Tracer, options: OtelTracerOptions = {}): Tra
     }),
   );
 }
+
+/** What `otelTracer` takes: an OpenTelemetry `Tracer`, which starts spans. */
+const TRACER = hasMethods<Tracer>(
+  'an OpenTelemetry Tracer (trace.getTracer("your-app"))',
+  "startSpan",
+  "startActiveSpan",
+);

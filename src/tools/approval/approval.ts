@@ -9,7 +9,13 @@
 import type { InvokeOptions } from "../bridge/call-options.js";
 import { newHolder, newId } from "../bridge/ids.js";
 import type { BridgeParts, Layer, Run } from "../bridge/pipeline.js";
-import type { ApprovalPolicy, ApprovalVerdict, PendingCall } from "../core/approval.js";
+import type {
+  ApprovalPolicy,
+  ApprovalRequest,
+  ApprovalVerdict,
+  PendingCall,
+} from "../core/approval.js";
+import { aFunction, checkOptional, given } from "../core/checks.js";
 import { denied } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
@@ -20,6 +26,7 @@ import type {
   NeutralToolCall,
   Route,
   RuntimeEvent,
+  WarningSink,
 } from "../core/types.js";
 import { toJsonValue } from "../wire/result-text.js";
 import { callDigest } from "./decisions.js";
@@ -47,8 +54,11 @@ export interface Approval extends Layer<"approval"> {
  * ```
  */
 export function approval(policy?: ApprovalPolicy): Approval {
-  if (policy !== undefined && typeof policy !== "function") {
-    throw new TypeError("approval(policy): the policy is not a function");
+  checkOptional("approval", "policy", policy, aFunction);
+  // `approve: approval` on Node, where a function is still taken as a policy (the 0.1 form).
+  const value: unknown = policy;
+  if (value === approval) {
+    throw new TypeError("approval: approve takes approval(policy), not approval itself: call it");
   }
   return { layer: "approval", policy, install: (parts) => guard(parts, policy) };
 }
@@ -86,7 +96,7 @@ export const NOT_ASKED = "it needs a person's approval, which was not given";
 
 /** Wraps the route stage of one bridge: every call with a policy, a ledger or an approval. */
 function guard<S, E extends RuntimeEvent>(
-  { pipeline }: BridgeParts<S, E>,
+  { pipeline, warn }: BridgeParts<S, E>,
   policy: ApprovalPolicy | undefined,
 ): void {
   const next = pipeline.route;
@@ -98,7 +108,8 @@ function guard<S, E extends RuntimeEvent>(
     // The ledger is this layer's: what runs after it is the call alone.
     const rest = options && withoutLedger(options);
     const run = () => next(route, call, schema, rest, span);
-    return guarded<S, E>(policy, approved, route, call, schema, options, run).then((done) => {
+    const asking = policy && ((request: ApprovalRequest) => ask(policy, request, warn));
+    return guarded<S, E>(asking, approved, route, call, schema, options, run).then((done) => {
       if (done.pending) span?.phase("held");
       return done;
     });
@@ -111,7 +122,7 @@ function guard<S, E extends RuntimeEvent>(
  * over from a holder that died (it was let through when it first started) — then `run`, recorded.
  */
 async function guarded<S, E extends RuntimeEvent>(
-  policy: ApprovalPolicy | undefined,
+  policy: ((request: ApprovalRequest) => Promise<ApprovalVerdict>) | undefined,
   approved: Approvals | undefined,
   route: Route,
   call: NeutralToolCall,
@@ -146,7 +157,7 @@ async function guarded<S, E extends RuntimeEvent>(
   }
   if (policy && !approved?.digests.has(digest) && !held) {
     const flags = flagsOf(declared);
-    const verdict = await ask(policy, { route, schema: declared, flags, call });
+    const verdict = await policy({ route, schema: declared, flags, call });
     if (verdict !== "allow" && verdict !== "ask") {
       const reason = verdict === "deny" ? undefined : verdict.deny;
       return { outcome: err(denied(route.command, reason, called)) };
@@ -189,20 +200,28 @@ function withoutLedger(options: InvokeOptions): InvokeOptions {
   return rest;
 }
 
-/** The policy's verdict; a policy that throws, rejects or answers nonsense denies. */
+/**
+ * The policy's verdict; a policy that throws or rejects denies, and one that answers what is not
+ * a verdict (`true`, `"yes"`, the `approval` factory given uncalled) denies saying what it gave,
+ * and the application hears of it through `warn`.
+ */
 export async function ask(
   policy: ApprovalPolicy,
-  request: Parameters<ApprovalPolicy>[0],
+  request: ApprovalRequest,
+  warn?: WarningSink,
 ): Promise<ApprovalVerdict> {
+  let verdict: unknown;
   try {
-    const verdict: unknown = await policy(request);
-    if (verdict === "allow" || verdict === "ask" || verdict === "deny") return verdict;
-    const reason = isRecord(verdict) ? verdict.deny : undefined;
-    if (typeof reason === "string") return { deny: reason };
+    verdict = await policy(request);
   } catch {
-    // fails closed, below
+    return { deny: "the approval policy could not decide" };
   }
-  return { deny: "the approval policy could not decide" };
+  if (verdict === "allow" || verdict === "ask" || verdict === "deny") return verdict;
+  const reason = isRecord(verdict) ? verdict.deny : undefined;
+  if (typeof reason === "string") return { deny: reason };
+  const problem = `the approval policy gave ${given(verdict)}, which is not a verdict ("allow", "ask", "deny" or { deny: reason })`;
+  warn?.({ code: "policy-not-a-verdict", command: request.route.command, message: `${problem}.` });
+  return { deny: problem };
 }
 
 export function flagsOf({ readOnly, destructive, idempotent }: EffectFlags): EffectFlags {

@@ -5,6 +5,8 @@
  */
 
 import type { PendingCall } from "../core/approval.js";
+import { aName, anObject, check, checkOptional, type Expect, given } from "../core/checks.js";
+import { isRecord } from "../core/json.js";
 import { contentKey } from "../validation/cache.js";
 
 // WebCrypto and TextEncoder exist in Node 20, browsers and workers; the neutral build declares
@@ -40,8 +42,31 @@ export function approveCall(
   pending: PendingCall,
   options: { expiresAt?: number } = {},
 ): ApprovalDecision {
-  return { digest: pending.digest, verdict: "allow", ...options };
+  checkPending("approveCall", pending);
+  // `pending.map(approveCall)` passes each index as the options: an index is no option.
+  const given = typeof options === "number" ? {} : options;
+  check("approveCall", "options", given satisfies unknown, anObject);
+  // A time the clock can be compared with, said now rather than at the resume ("tomorrow").
+  checkOptional("approveCall", "expiresAt", given.expiresAt, EPOCH_MS);
+  return { digest: pending.digest, verdict: "allow", ...given };
 }
+
+/** A time in milliseconds since the epoch, as `Date.now()` gives it. */
+const EPOCH_MS: Expect<number> = {
+  allowed: "a time in milliseconds since the epoch, such as Date.now() + 60_000",
+  test: (value): value is number => typeof value === "number" && Number.isFinite(value),
+};
+
+/** What a decision is made for: a pending call of a paused result, with its digest. */
+function checkPending(who: string, pending: unknown): void {
+  check(who, "pending", pending, PENDING);
+}
+
+const PENDING: Expect<PendingCall> = {
+  allowed: "a PendingCall (an entry of a paused result's pending)",
+  test: (value): value is PendingCall =>
+    typeof value === "object" && value !== null && aName.test(Reflect.get(value, "digest")),
+};
 
 /**
  * Denies `pending`; the model reads `reason`.
@@ -52,7 +77,15 @@ export function approveCall(
  * ```
  */
 export function denyCall(pending: PendingCall, reason?: string): ApprovalDecision {
-  return { digest: pending.digest, verdict: "deny", ...(reason === undefined ? {} : { reason }) };
+  checkPending("denyCall", pending);
+  // `pending.map(denyCall)` passes each index as the reason: an index is no reason.
+  const said = typeof reason === "number" ? undefined : reason;
+  checkOptional("denyCall", "reason", said, aName);
+  return {
+    digest: pending.digest,
+    verdict: "deny",
+    ...(said === undefined ? {} : { reason: said }),
+  };
 }
 
 /** Why a set of decisions was refused; see `ApprovalError`. */
@@ -122,6 +155,7 @@ export async function checkDecisions(
   answers: readonly { readonly pending?: PendingCall | undefined }[],
   decisions: readonly ApprovalDecision[],
   now: () => number,
+  who = "resumeToolLoop",
 ): Promise<Map<string, ApprovalDecision>> {
   const pending = new Map<string, PendingCall>();
   for (const { pending: call } of answers) {
@@ -138,6 +172,13 @@ export async function checkDecisions(
   const chosen = new Map<string, ApprovalDecision>();
   const time = now();
   for (const decision of decisions) {
+    const found: unknown = decision;
+    if (!DECISION.test(found)) {
+      const verdict = isRecord(found) ? ` with verdict ${given(found.verdict)}` : "";
+      throw new TypeError(
+        `${who}: decisions must be what approveCall and denyCall make, not ${given(found)}${verdict}`,
+      );
+    }
     const call = pending.get(decision.digest);
     if (call === undefined) {
       throw new ApprovalError(
@@ -163,6 +204,16 @@ export async function checkDecisions(
   }
   return chosen;
 }
+
+/** A decision as approveCall and denyCall make it: a verdict of "allow" or "deny" for a digest. */
+const DECISION: Expect<ApprovalDecision> = {
+  allowed: "a decision",
+  test: (value): value is ApprovalDecision =>
+    isRecord(value) &&
+    aName.test(value.digest) &&
+    (value.verdict === "allow" || value.verdict === "deny") &&
+    (value.expiresAt === undefined || EPOCH_MS.test(value.expiresAt)),
+};
 
 function describeCall(call: PendingCall): string {
   return `${JSON.stringify(call.command)}${call.id === undefined ? "" : ` (call ${call.id})`}`;

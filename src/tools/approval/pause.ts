@@ -179,7 +179,12 @@ export async function resumeToolCalls<S, E extends RuntimeEvent, ResultBlock>(
   decisions: readonly ApprovalDecision[],
   options: ResumeCallsOptions = {},
 ): Promise<ToolCallAnswer<S, E, ResultBlock>[]> {
-  const chosen = await checkDecisions(paused.answers, decisions, options.now ?? Date.now);
+  const chosen = await checkDecisions(
+    paused.answers,
+    decisions,
+    options.now ?? Date.now,
+    "resumeToolCalls",
+  );
   const claim = await claimTurn(paused.scope, options);
   try {
     const answers = await settleTurn(tools, paused, chosen, options);

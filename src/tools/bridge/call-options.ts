@@ -2,6 +2,16 @@
  * What one call may be given: its signal and trace parent, who hears its progress and logs, and
  * the ledger that records it.
  */
+import {
+  aFunction,
+  aName,
+  anObject,
+  aSignal,
+  check,
+  checkOptional,
+  hasMethods,
+  wholeNumber,
+} from "../core/checks.js";
 import type { CallLedger } from "../core/ledger.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike } from "../core/types.js";
@@ -55,4 +65,31 @@ export interface InvokeOptions extends LedgerOptions, CallListeners {
    * @default undefined
    */
   parent?: TraceHandle;
+}
+
+/** What a `ledger` option must be: the port's four methods, checked where it is given. */
+export const LEDGER = hasMethods<CallLedger>(
+  "a CallLedger (get, begin, renew and finish)",
+  "get",
+  "begin",
+  "renew",
+  "finish",
+);
+
+/**
+ * A call's options, checked before anything of the call starts: a signal that is not one, a
+ * ledger that is not one or an object as `scope` is a `TypeError` by `who`, and nothing runs.
+ */
+export function checkCallOptions(who: string, options: InvokeOptions | undefined): void {
+  // Whatever its type says: JavaScript callers pass anything.
+  const given: unknown = options;
+  if (options === undefined) return;
+  check(who, "options", given, anObject);
+  const { signal, onProgress, onLog, ledger, scope, leaseMs } = options;
+  checkOptional(who, "signal", signal, aSignal);
+  checkOptional(who, "onProgress", onProgress, aFunction);
+  checkOptional(who, "onLog", onLog, aFunction);
+  checkOptional(who, "ledger", ledger, LEDGER);
+  checkOptional(who, "scope", scope, aName);
+  checkOptional(who, "leaseMs", leaseMs, wholeNumber(1));
 }

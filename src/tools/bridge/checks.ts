@@ -3,6 +3,17 @@
  * construction (a mistake there is a `TypeError`, never a model's problem), the gating the
  * component declares, and the warnings channel that reports what is odd but not fatal.
  */
+import {
+  aFunction,
+  anObject,
+  badArgument,
+  check,
+  checkOptional,
+  hasMethods,
+  milliseconds,
+  oneOf,
+  wholeNumber,
+} from "../core/checks.js";
 import { describe } from "../core/errors.js";
 import type { ToolTracer } from "../core/tracing.js";
 import type {
@@ -17,9 +28,11 @@ import { describeValue } from "../wire/describe-value.js";
 import { isLayer, type Layer } from "./pipeline.js";
 import { LAYER_OPTIONS } from "./types.js";
 
+const WHO = "igniteTools";
+
 /** The application's mistake, found at construction. */
 export function misuse(problem: string): never {
-  throw new TypeError(`igniteTools: ${problem}`);
+  throw new TypeError(`${WHO}: ${problem}`);
 }
 
 /** Throws a `TypeError` unless `component` has `getSchema()`, `execute()` and no odd `canExecute`. */
@@ -45,6 +58,32 @@ export interface CheckedBridgeOptions<Project> {
   layers: Layer[];
 }
 
+/** What `igniteTools` takes second: a dialect, or nothing for neutral calls. */
+const DIALECT = hasMethods<object>(
+  "a dialect (such as openai, from its entrypoint) or undefined",
+  "toToolDefs",
+  "parseToolCalls",
+  "toToolResult",
+);
+
+/** What `validator` takes: a validator adapter of the package, or one of your own. */
+const VALIDATOR = hasMethods<object>("an InputValidator", "checkSchema", "compile");
+
+/**
+ * The dialect `igniteTools` is given, checked; options given in its place (a common slip when
+ * no dialect is wanted) are told where they go.
+ */
+export function checkDialect(dialect: unknown): void {
+  if (dialect === undefined || DIALECT.test(dialect)) return;
+  const options = typeof dialect === "object" && dialect !== null && !("toToolDefs" in dialect);
+  throw badArgument(
+    "igniteTools",
+    "dialect",
+    dialect,
+    `${DIALECT.allowed}${options ? " (options go third: igniteTools(component, undefined, options))" : ""}`,
+  );
+}
+
 /** The options of `igniteTools`, checked: a bad one is a `TypeError` at construction. */
 export function checkOptions<Project>(options: {
   timeoutMs?: number;
@@ -52,14 +91,15 @@ export function checkOptions<Project>(options: {
   onWarning?: WarningSink;
   offer?: unknown;
 }): CheckedBridgeOptions<Project> {
+  check(WHO, "options", options satisfies unknown, anObject);
   const { timeoutMs, project, onWarning, offer } = options;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
-    misuse(`timeoutMs must be a number ≥ 0 (Infinity for none), not ${String(timeoutMs)}`);
-  }
-  if (project !== undefined && typeof project !== "function") misuse("project is not a function");
-  if (onWarning !== undefined && typeof onWarning !== "function") {
-    misuse("onWarning is not a function");
-  }
+  checkOptional(WHO, "timeoutMs", timeoutMs, milliseconds());
+  checkOptional(WHO, "project", project, aFunction);
+  checkOptional(WHO, "onWarning", onWarning, aFunction);
+  const read = (key: string): unknown => Reflect.get(options, key);
+  checkOptional(WHO, "maxInputBytes", read("maxInputBytes"), wholeNumber(1));
+  checkOptional(WHO, "maxInputDepth", read("maxInputDepth"), wholeNumber(1));
+  checkOptional(WHO, "validator", read("validator"), VALIDATOR);
   return {
     // No limit at all needs no timer at all.
     timeoutMs: timeoutMs === Number.POSITIVE_INFINITY ? undefined : timeoutMs,
@@ -89,9 +129,7 @@ function layersOf(options: object): Layer[] {
 
 /** The `offer` option, checked: anything else is the application's mistake, said now. */
 function offerOf(offer: unknown): ToolOffer {
-  if (offer === undefined || offer === "available") return "available";
-  if (offer === "declared") return offer;
-  misuse(`offer must be "available" or "declared", not ${String(offer)}`);
+  return checkOptional(WHO, "offer", offer, oneOf("available", "declared")) ?? "available";
 }
 
 /**

@@ -79,8 +79,9 @@ export function withDeadline<T>(
 ): Promise<Waited<T>> {
   if (signal?.aborted) return Promise.resolve({ done: false, stop: "aborted" });
   return new Promise<Waited<T>>((resolve, reject) => {
-    const stopTimer = timeoutMs === undefined ? undefined : after(timeoutMs, () => stop("timeout"));
+    // The signal first: were it to throw, no timer would be left armed behind it.
     const stopWatching = signal === undefined ? undefined : onAbort(signal, () => stop("aborted"));
+    const stopTimer = timeoutMs === undefined ? undefined : after(timeoutMs, () => stop("timeout"));
     const finish = () => {
       stopTimer?.();
       stopWatching?.();

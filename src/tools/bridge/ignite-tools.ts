@@ -18,7 +18,8 @@ import type {
   ToolDialect,
   ToolError,
 } from "../core/types.js";
-import { checkComponent, checkOptions, gateOf, onceEach } from "./checks.js";
+import { checkCallOptions } from "./call-options.js";
+import { checkComponent, checkDialect, checkOptions, gateOf, onceEach } from "./checks.js";
 import { withDefaults } from "./defaults.js";
 import { executorOf } from "./execute.js";
 import { projected } from "./observation.js";
@@ -101,6 +102,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   | DialectToolBridge<S, E, ToolDefs, Response, ResultBlock>
   | LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message> {
   checkComponent(component);
+  checkDialect(dialect);
   const { timeoutMs, project, offer, layers } = checkOptions(options);
   const checked = withDefaults(options);
   const warn = onceEach(options.onWarning);
@@ -177,6 +179,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     return pipeline.call(read.value, invokeOptions);
   };
   const invoke = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
+    checkCallOptions("invoke", invokeOptions);
     const now = run(call, invokeOptions);
     return (now instanceof Promise ? await now : now).outcome;
   };
@@ -193,14 +196,18 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     return dialect.toToolResult(call, answer && result.ok ? answer(call, result.value) : result);
   };
   const answerToolCall = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
+    checkCallOptions("answerToolCall", invokeOptions);
     const now = run(call, invokeOptions);
     const { route, outcome, pending } = now instanceof Promise ? await now : now;
     const block = toToolResult(call, outcome);
     return pending ? { call, route, outcome, block, pending } : { call, route, outcome, block };
   };
   // Each call is taken in the order parsed, so the calls run in that order.
-  const answerToolCalls = (response: Response, invokeOptions?: InvokeOptions) =>
-    Promise.all(parseToolCalls(response).map((call) => answerToolCall(call, invokeOptions)));
+  // Async, so that a response that is not one rejects (as the calls' answers do), never throws.
+  const answerToolCalls = async (response: Response, invokeOptions?: InvokeOptions) => {
+    checkCallOptions("answerToolCalls", invokeOptions);
+    return Promise.all(parseToolCalls(response).map((call) => answerToolCall(call, invokeOptions)));
+  };
   const withDialect: DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> = {
     ...bridge,
     toToolDefs: turns.toToolDefs,

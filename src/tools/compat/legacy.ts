@@ -25,6 +25,7 @@ import { resumeToolLoop as resume } from "../loop/resume.js";
 import { changeNotes } from "../loop/tell-changes.js";
 import { type SpanTracer, toolTracer } from "../telemetry/spans.js";
 import { tracing } from "../telemetry/tracing.js";
+import { tellUnknownBridgeOptions, tellUnknownLoopOptions } from "./unknown-options.js";
 
 /** `options` of `igniteTools` (or a host's, an adapter's), with each old form as its layer. */
 export function upgrade<O>(options: O): O {
@@ -76,15 +77,21 @@ type Loose = (...args: unknown[]) => unknown;
 const loose = (f: unknown) => f as Loose;
 
 /** `igniteTools`, taking the option forms before layers too. */
-export const igniteTools = ((component: unknown, dialect: unknown, options: unknown) =>
-  withLiveMethods(
-    loose(bridge)(component, dialect, upgrade(options)) as object,
-  )) as unknown as typeof bridge;
+export const igniteTools = ((component: unknown, dialect: unknown, options: unknown) => {
+  const made = loose(bridge)(component, dialect, upgrade(options)) as object;
+  tellUnknownBridgeOptions(made, options);
+  return withLiveMethods(made);
+}) as unknown as typeof bridge;
 
 /** `runToolLoop`, taking the option forms before layers too. */
-export const runToolLoop = ((options: unknown) =>
-  loose(loop)(upgradeLoop(options))) as unknown as typeof loop;
+// Async, so that an option it cannot upgrade rejects, as the loop's own checks do: never a throw.
+export const runToolLoop = (async (options: unknown) => {
+  tellUnknownLoopOptions("runToolLoop", options);
+  return loose(loop)(upgradeLoop(options));
+}) as unknown as typeof loop;
 
 /** `resumeToolLoop`, taking the option forms before layers too. */
-export const resumeToolLoop = ((options: unknown) =>
-  loose(resume)(upgradeLoop(options))) as unknown as typeof resume;
+export const resumeToolLoop = (async (options: unknown) => {
+  tellUnknownLoopOptions("resumeToolLoop", options);
+  return loose(resume)(upgradeLoop(options));
+}) as unknown as typeof resume;

@@ -199,7 +199,13 @@ export type ToolWarningCode =
   /** `getSnapshot` threw while the bridge watched the component: the change was not reported. */
   | "getSnapshot-threw"
   /** A listener of `observe` threw: the others still heard the change. */
-  | "observer-threw";
+  | "observer-threw"
+  /** The tracer's `start` threw or gave no handle: the unit went on untraced. */
+  | "tracer-failed"
+  /** The approval policy gave what is not a verdict: the call was denied, saying so. */
+  | "policy-not-a-verdict"
+  /** An option the function does not take (a typo such as `timeoutMS`): it was ignored. */
+  | "unknown-option";
 
 /**
  * Something the application should know and the model never sees: a silent downgrade or a

@@ -4,9 +4,11 @@
  * request stands alone: the SDK's `createMcpHandler` answers it with a fresh `Server` from
  * `mcpServerFactory`, so any node behind a load balancer may take any request. A 2025-11-25
  * client keeps its session, as that revision requires: one SDK `Server` per session over the
- * SDK's `NodeStreamableHTTPServerTransport`, idle sessions closed, dropped SSE streams resumable.
+ * SDK's `WebStandardStreamableHTTPServerTransport` (through `toNodeHandler`), idle sessions
+ * closed, dropped SSE streams resumable.
  * `Host` and `Origin` are checked for both.
  */
+
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
@@ -17,6 +19,16 @@ import {
   type JSONRPCMessage,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import {
+  aName,
+  anObject,
+  check,
+  checkOptional,
+  type Expect,
+  MAX_TIMER_MS,
+  names,
+  wholeNumber,
+} from "../core/checks.js";
 import type { AgentComponent, RuntimeEvent } from "../core/types.js";
 import { sessionEvents } from "./event-store.js";
 import { mcpServerFactory, type ServeMcpOptions } from "./mcp-server.js";
@@ -116,6 +128,7 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: ServeMcpHttpOptions<S, E> = {},
 ): Promise<McpHttpServer> {
+  checkHttpOptions(options);
   const {
     port = 0,
     host = "127.0.0.1",
@@ -297,4 +310,26 @@ function opened(response: Response): Response {
 function rpcError(status: number, code: number, message: string): Response {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
   return new Response(body, { status, headers: { "Content-Type": "application/json" } });
+}
+
+/** A path of the server's own, as a URL has it. */
+const PATH: Expect<string> = {
+  allowed: 'a path starting with "/" (such as "/mcp")',
+  test: (value): value is string => typeof value === "string" && value.startsWith("/"),
+};
+
+/**
+ * Every option of `serveMcpHttp` that says where and to whom it listens, checked before it
+ * listens: nothing is left listening behind a bad one, and no empty list switches a check off.
+ */
+function checkHttpOptions(options: unknown): void {
+  const who = "serveMcpHttp";
+  const given = check(who, "options", options, anObject);
+  const read = (key: string): unknown => Reflect.get(given, key);
+  checkOptional(who, "port", read("port"), wholeNumber(0, 65535));
+  checkOptional(who, "host", read("host"), aName);
+  checkOptional(who, "path", read("path"), PATH);
+  checkOptional(who, "allowedHosts", read("allowedHosts"), names);
+  checkOptional(who, "allowedOrigins", read("allowedOrigins"), names);
+  checkOptional(who, "idleTimeoutMs", read("idleTimeoutMs"), wholeNumber(1, MAX_TIMER_MS));
 }

@@ -18,6 +18,7 @@ import { igniteTools } from "#compat";
 import { withDefaults } from "../bridge/defaults.js";
 import { partsOf } from "../bridge/pipeline.js";
 import type { IgniteToolsOptions, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
+import { check, hasMethods } from "../core/checks.js";
 import { isRecord } from "../core/json.js";
 import type { CallLedger } from "../core/ledger.js";
 import type { AgentComponent, RuntimeEvent, ToolOffer } from "../core/types.js";
@@ -248,6 +249,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: ServeMcpOptions<S, E> = {},
 ): () => void {
+  check("serveMcp", "server", server satisfies unknown, SERVER);
   try {
     server.registerCapabilities(CAPABILITIES.capabilities);
   } catch (error) {
@@ -420,3 +422,10 @@ function isModern(ctx: ServerContext): boolean {
 function canElicit(server: Server): boolean {
   return server.getClientCapabilities()?.elicitation !== undefined;
 }
+
+/** What `serveMcp` serves on: the MCP SDK's low-level `Server`. */
+const SERVER = hasMethods<object>(
+  "an MCP SDK Server (new Server({ name, version }) from @modelcontextprotocol/server)",
+  "registerCapabilities",
+  "setRequestHandler",
+);

@@ -8,6 +8,14 @@
 
 import { withDeadline } from "../bridge/deadline.js";
 import type { BridgeParts } from "../bridge/pipeline.js";
+import {
+  aFunction,
+  anObject,
+  aSignal,
+  check,
+  checkOptional,
+  milliseconds,
+} from "../core/checks.js";
 import { describe } from "../core/errors.js";
 import type { AbortSignalLike, LiveChange, NeutralToolCall, RuntimeEvent } from "../core/types.js";
 
@@ -151,9 +159,7 @@ function made<S, E extends RuntimeEvent>({
   };
 
   const observe = (listener: (change: LiveChange<S, E>) => void) => {
-    if (typeof listener !== "function") {
-      throw new TypeError("observe(listener): the listener is not a function");
-    }
+    check("observe", "listener", listener, aFunction);
     // The first listener subscribes, the last one to leave unsubscribes: nobody listening, no
     // subscription held.
     if (listeners.size === 0) attach();
@@ -169,11 +175,12 @@ function made<S, E extends RuntimeEvent>({
     match: (change: LiveChange<S, E>) => boolean,
     options: UntilOptions = {},
   ): Promise<LiveChange<S, E>> => {
-    if (typeof match !== "function") throw new TypeError("until(match): match is not a function");
+    // Every argument before anything starts: no subscription, no timer behind a bad one.
+    check("until", "match", match, aFunction);
+    check("until", "options", options satisfies unknown, anObject);
     const { signal, timeoutMs } = options;
-    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
-      throw new TypeError(`until: timeoutMs must be a number ≥ 0, not ${String(timeoutMs)}`);
-    }
+    checkOptional("until", "timeoutMs", timeoutMs, milliseconds());
+    checkOptional("until", "signal", signal, aSignal);
     if (signal?.aborted) throw aborted(signal);
     let unobserve: (() => void) | undefined;
     const hit = new Promise<LiveChange<S, E>>((resolve, reject) => {

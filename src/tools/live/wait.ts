@@ -9,6 +9,7 @@
 
 import { misuse } from "../bridge/checks.js";
 import type { BridgeParts, Layer, Run } from "../bridge/pipeline.js";
+import { anObject, check, type Expect, MAX_TIMER_MS, wholeNumber } from "../core/checks.js";
 import { executeFailed, threw } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { err, ok, type Result } from "../core/result.js";
@@ -100,14 +101,10 @@ export const DEFAULT_WAIT_NAME = "waitFor";
  * ```
  */
 export function waitTool(options: WaitOptions): WaitTool {
-  if (!isRecord(options)) misuse("waitTool takes an object: { maxMs, name? }");
+  check("waitTool", "options", options satisfies unknown, anObject);
   const { maxMs, name = DEFAULT_WAIT_NAME } = options;
-  if (!(typeof maxMs === "number" && Number.isFinite(maxMs) && maxMs > 0)) {
-    misuse(`wait.maxMs must be a finite number of milliseconds > 0, not ${String(maxMs)}`);
-  }
-  if (typeof name !== "string" || !/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name)) {
-    misuse(`wait.name must be a tool name (letters, digits, _ and -), not ${String(name)}`);
-  }
+  check("waitTool", "maxMs", maxMs, wholeNumber(1, MAX_TIMER_MS));
+  check("waitTool", "name", name, TOOL_NAME);
   return { layer: "wait", name, maxMs, install: (parts) => install(parts, waiter(maxMs, name)) };
 }
 
@@ -206,7 +203,7 @@ function waiter(maxMs: number, name: string): Waiter {
       }
       if (Object.hasOwn(commands, name)) {
         throw new TypeError(
-          `the wait tool is named ${JSON.stringify(name)}, as a command is: give igniteTools a wait.name of its own`,
+          `the wait tool is named ${JSON.stringify(name)}, as a command is: give waitTool({ name }) a name of its own`,
         );
       }
       const gated = Object.keys(commands).filter((key) => {
@@ -318,3 +315,10 @@ function waitDeclaration(events: string[], gated: string[], maxSeconds: number):
     idempotent: true,
   };
 }
+
+/** A name every provider takes for a tool. */
+const TOOL_NAME: Expect<string> = {
+  allowed: "a tool name (a letter or _, then letters, digits, _ and -, at most 64)",
+  test: (value): value is string =>
+    typeof value === "string" && /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(value),
+};

@@ -13,6 +13,7 @@ import { err, ok } from "../core/result.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent, ToolError } from "../core/types.js";
 import { describeValue } from "../wire/describe-value.js";
+import { checkLoopOptions } from "./checks.js";
 import { pauseLoop, type ToolLoopState, untoldOf } from "./loop-state.js";
 import { ask } from "./loop-stream.js";
 import type { ChangeNotes, Teller, Told } from "./tell-changes.js";
@@ -158,6 +159,7 @@ export async function runToolLoop<
 >(
   options: AnyLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Returned, Signal, Event>,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
+  checkLoopOptions(options);
   const from = goingOn<S, E, Message>(options);
   // Made before anything starts: a bridge that cannot observe is a TypeError, with no span left
   // open. A resumed loop goes on with the teller of its resume, which observed the settled turn

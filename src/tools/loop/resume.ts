@@ -11,6 +11,7 @@ import type { CallLedger } from "../core/ledger.js";
 import { err, ok } from "../core/result.js";
 import type { ToolTracer } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
+import { checkResumeOptions } from "./checks.js";
 import { lastSnapshot, notesOf, runToolLoop, startAt, stepOf } from "./loop.js";
 import type { ToolLoopState } from "./loop-state.js";
 import type { ChangeNotes } from "./tell-changes.js";
@@ -114,6 +115,7 @@ export async function resumeToolLoop<
 >(
   options: ResumeToolLoopOptions<S, E, ToolDefs, Response, ResultBlock, Message, Signal>,
 ): Promise<ToolLoopResult<S, E, Response, ResultBlock, Message>> {
+  checkResumeOptions(options);
   const { tools, model, state, signal, onStep, modelName, agentName } = options;
   const tracer = options.tracer && checkTracer(options.tracer);
   const { ledger, leaseMs } = options;

@@ -8,7 +8,9 @@
  * `toJS` and `spy` are MobX's functions, not the store's, so the store and this entrypoint must
  * share one `mobx` (an optional peer dependency, installed once).
  */
+
 import { action, computed, isAction, isObservable, reaction, spy, toJS } from "mobx";
+import { anObject, check, type Expect } from "../core/checks.js";
 import { setOwn } from "../core/json.js";
 import type { AgentComponent, AgentSchema, CommandSchema, JsonSchema } from "../core/types.js";
 
@@ -147,6 +149,8 @@ export function fromMobx<
   options: MobxOptions<TStore, TCommands, S, TEvents>,
 ): AgentComponent<S, MobxEvent<TStore, (keyof TCommands & MethodKeys<TStore>) | TEvents>> {
   type E = MobxEvent<TStore, (keyof TCommands & MethodKeys<TStore>) | TEvents>;
+  check("fromMobx", "store", store satisfies unknown, anObject);
+  check("fromMobx", "options", options satisfies unknown, OPTIONS);
   const { canExecute, events: extra = [] } = options;
   const declared: Readonly<Record<string, MobxCommand | undefined>> = options.commands;
   // Frozen: it never changes, and a frozen commands object lets the bridge check an unchanged
@@ -444,3 +448,11 @@ function isPlain(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
+
+/** What `fromMobx` takes second: at least the commands, by action name. */
+const OPTIONS: Expect<object> = {
+  allowed:
+    "an object with commands (the store's actions by name, such as { commands: { add: {} } })",
+  test: (value): value is object =>
+    anObject.test(value) && anObject.test(Reflect.get(value, "commands")),
+};

@@ -7,6 +7,7 @@
  * Structural types only: nothing here imports `@reduxjs/toolkit`, and any store with `getState`,
  * `dispatch` and `subscribe` (RTK's `configureStore()`, Redux's `createStore()`) can be wrapped.
  */
+import { anObject, check, type Expect, hasMethods } from "../core/checks.js";
 import type { AgentComponent, AgentSchema, CommandSchema, JsonSchema } from "../core/types.js";
 
 /** An action as RTK's action creators build it: `{ type, payload }` (and `meta`/`error` when prepared). */
@@ -149,6 +150,9 @@ export function fromSlice<TState, TActions extends Record<string, ActionCreator>
   slice: SliceLike<TActions>,
   options: SliceOptions<TState, TActions>,
 ): AgentComponent<TState, ActionOf<TActions>> {
+  check("fromSlice", "store", store satisfies unknown, STORE);
+  check("fromSlice", "slice", slice satisfies unknown, SLICE);
+  check("fromSlice", "options", options satisfies unknown, anObject);
   // Frozen: it never changes, and a frozen commands object lets the bridge check an unchanged
   // turn without enumerating it (the same cost per command at any size).
   const commands = Object.freeze(sliceCommands(slice.actions, options));
@@ -241,3 +245,18 @@ function actionFor<TCreator extends ActionCreator>(
   const args = [input] as Parameters<TCreator>;
   return create(...args) as ReturnType<TCreator>;
 }
+
+/** What `fromSlice` takes first: a Redux store. */
+const STORE = hasMethods<object>(
+  "a Redux store (configureStore's: getState, dispatch, subscribe)",
+  "getState",
+  "dispatch",
+  "subscribe",
+);
+
+/** What `fromSlice` takes second: a slice, with its action creators. */
+const SLICE: Expect<object> = {
+  allowed: "a slice made by createSlice (with its actions)",
+  test: (value): value is object =>
+    anObject.test(value) && anObject.test(Reflect.get(value, "actions")),
+};

@@ -7,9 +7,36 @@
 
 import type { BridgeParts, Layer } from "../bridge/pipeline.js";
 import type { Soon } from "../bridge/soon.js";
+import { check, given, hasMethods } from "../core/checks.js";
 import type { Result } from "../core/result.js";
 import type { ToolTracer, TraceHandle } from "../core/tracing.js";
-import type { NeutralToolCall, RuntimeEvent } from "../core/types.js";
+import type { NeutralToolCall, RuntimeEvent, WarningSink } from "../core/types.js";
+
+/** A handle that records nothing: what a call is traced with when the tracer failed to start it. */
+const UNTRACED: TraceHandle = { phase: () => undefined, end: () => undefined };
+
+const HANDLE = hasMethods<TraceHandle>("a TraceHandle", "phase", "end");
+
+/**
+ * `tracer.start`, kept from breaking the call it traces: a tracer that throws or returns what is
+ * not a handle (`{ start: () => 5 }`) is reported through `warn`, and the call goes on untraced.
+ */
+function startOf(tracer: ToolTracer, warn: WarningSink): ToolTracer["start"] {
+  return (unit, parent) => {
+    let handle: unknown;
+    try {
+      handle = tracer.start(unit, parent);
+    } catch (error) {
+      handle = error;
+    }
+    if (HANDLE.test(handle)) return handle;
+    warn({
+      code: "tracer-failed",
+      message: `tracing: the tracer's start() gave ${given(handle)}, not a TraceHandle (phase and end): the ${unit.kind} is not traced.`,
+    });
+    return UNTRACED;
+  };
+}
 
 /** Runs `body` as a `call` unit under `parent`. */
 function traceCall<Run extends { outcome: Result<unknown, unknown> }>(
@@ -42,20 +69,26 @@ export interface Tracing extends Layer<"tracing">, ToolTracer {}
  * ```
  */
 export function tracing(tracer: ToolTracer): Tracing {
-  if (typeof tracer !== "object" || tracer === null || typeof tracer.start !== "function") {
-    throw new TypeError("tracing(tracer): the tracer is not a ToolTracer (no start method)");
-  }
+  check("tracing", "tracer", tracer, TRACER);
   if ("layer" in tracer && tracer.layer === "tracing") return tracer as Tracing;
   return {
     layer: "tracing",
-    start: (unit, parent) => tracer.start(unit, parent),
+    // The loop's units: a failing tracer leaves them untraced, with no one to warn.
+    start: startOf(tracer, () => undefined),
     install: (parts) => traced(parts, tracer),
   };
 }
 
+/** What `tracing` takes: an object with `start`. */
+const TRACER = hasMethods<ToolTracer>("a ToolTracer (an object with start)", "start");
+
 /** Wraps the call stage of one bridge: each call a unit of its own. */
-function traced<S, E extends RuntimeEvent>({ pipeline }: BridgeParts<S, E>, tracer: ToolTracer) {
+function traced<S, E extends RuntimeEvent>(
+  { pipeline, warn }: BridgeParts<S, E>,
+  tracer: ToolTracer,
+) {
   const next = pipeline.call;
+  const safe = { start: startOf(tracer, warn) };
   pipeline.call = (call, options) =>
-    traceCall(tracer, call, options?.parent, (span) => next(call, options, span));
+    traceCall(safe, call, options?.parent, (span) => next(call, options, span));
 }
