@@ -262,6 +262,26 @@ describe("serveMcpHttp: a 2025-11-25 client (the v2 Client negotiating legacy)",
   });
 });
 
+describe("serveMcpHttp: its options", () => {
+  it("tells onWarning of no option it takes: where it listens, who may connect, the server's name", async () => {
+    const warnings: string[] = [];
+    const { component } = safe();
+
+    await serve(component, {
+      port: 0,
+      path: "/tools",
+      allowedHosts: ["localhost"],
+      allowedOrigins: ["http://localhost"],
+      idleTimeoutMs: 60_000,
+      serverInfo: { name: "safe", version: "1.0.0" },
+      maxResultChars: 1000,
+      onWarning: (warning: { message: string }) => warnings.push(warning.message),
+    });
+
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe("serveMcpHttp: clients of both revisions on one endpoint", () => {
   it("drive the one component: what one client does, the other sees", async () => {
     const { component, executed } = safe();

@@ -655,6 +655,20 @@ describe("serveMcp: binding and unbinding", () => {
     expect(read.structuredContent).toEqual({ snapshot: { shown: "hello" }, events: [] });
   });
 
+  it("tells onWarning of no option it takes, the dialect's and the 2026-07-28 ones included", () => {
+    const warnings: string[] = [];
+
+    serveMcp(new Server({ name: "t", version: "1" }), vault().component, {
+      maxResultChars: 1000,
+      listTtlMs: 5000,
+      requestStateKey: "k".repeat(32),
+      approvalTtlSeconds: 60,
+      onWarning: (warning) => warnings.push(warning.message),
+    });
+
+    expect(warnings).toEqual([]);
+  });
+
   it("detaches: the tool handlers are gone and the component is no longer watched", async () => {
     const box = vault();
     const { client, detach } = await served(box.component);

@@ -135,6 +135,9 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
     path = "/mcp",
     idleTimeoutMs = 1_800_000,
     serverInfo = { name: "ignite-element", version: "1.0.0" },
+    allowedHosts: _hosts,
+    allowedOrigins: _origins,
+    ...served
   } = options;
   if (!LOOPBACK.has(host) && options.allowedHosts === undefined) {
     throw new TypeError(
@@ -143,7 +146,7 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
   }
   // A malformed schema is a TypeError now, not at the first client's request.
   const bus = new InMemoryServerEventBus();
-  const factory = mcpServerFactory(component, { ...options, serverInfo, bus });
+  const factory = mcpServerFactory(component, { ...served, serverInfo, bus });
   // 2025-11-25 requests never reach it: they are routed to their sessions first.
   const modern = createMcpHandler(factory, { legacy: "reject", bus });
 

@@ -133,11 +133,22 @@ interface Host<S, E extends RuntimeEvent> {
 
 function bridgeOf<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
-  options: ServeMcpOptions<S, E>,
+  options: McpServerFactoryOptions<S, E>,
 ) {
   const dialect = mcp(options);
+  // The bridge is given its own options only: on Node it tells `onWarning` of any other key.
+  const {
+    maxResultChars,
+    requestStateKey,
+    approvalTtlSeconds,
+    ledger,
+    listTtlMs,
+    serverInfo,
+    bus,
+    ...bridgeOptions
+  } = options;
   const bridge = igniteTools(component, dialect, {
-    ...options,
+    ...bridgeOptions,
     offer: options.offer ?? "declared",
   });
   return { dialect, bridge };
@@ -145,7 +156,7 @@ function bridgeOf<S, E extends RuntimeEvent>(
 
 function hostOf<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
-  options: ServeMcpOptions<S, E>,
+  options: McpServerFactoryOptions<S, E>,
 ): Host<S, E> {
   const { dialect, bridge } = bridgeOf(component, options);
   // Read now, so a malformed schema is a TypeError here rather than at the client's first list.
