@@ -12,7 +12,7 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type AgentComponent, approval } from "ignite-element/tools";
 import { type McpHttpServer, serveMcpHttp } from "ignite-element/tools/mcp-http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 const running: McpHttpServer[] = [];
 const closing: { close(): Promise<void> }[] = [];
@@ -123,6 +123,54 @@ describe("serveMcpHttp: a 2026-07-28 client (the v2 Client negotiating auto)", (
       cacheScope: "public",
     });
     expect(await available.client.listTools()).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+  });
+
+  it("hears on its subscription that the tools available changed, after a call or when the application changes the state", async () => {
+    let open = false;
+    const listeners = new Set<() => void>();
+    const door: AgentComponent<{ open: boolean }> = {
+      getSchema: () => ({
+        commands: { open: { gated: true }, close: { gated: true } },
+      }),
+      canExecute: (command) => (command === "open" ? !open : open),
+      execute: (command) => {
+        open = command === "open";
+        return { state: { open }, events: [] };
+      },
+      subscribe: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const { url } = await serveMcpHttp(door, { offer: "available" }).then((served) => {
+      running.push(served);
+      return served;
+    });
+    const relisted: string[][] = [];
+    const client = new Client(
+      { name: "host-v2", version: "1.0.0" },
+      {
+        versionNegotiation: { mode: "auto" },
+        listChanged: {
+          tools: {
+            debounceMs: 0,
+            onChanged: (error, tools) => {
+              if (error === null && tools !== null) relisted.push(tools.map((tool) => tool.name));
+            },
+          },
+        },
+      },
+    );
+    await client.connect(new StreamableHTTPClientTransport(url));
+    closing.push(client);
+
+    await client.callTool({ name: "open", arguments: {} });
+    await vi.waitFor(() => expect(relisted).toEqual([["close"]]));
+    // The application closes the door itself.
+    open = false;
+    for (const listener of listeners) listener();
+
+    await vi.waitFor(() => expect(relisted).toEqual([["close"], ["open"]]));
   });
 
   it("hears the command's progress on its call", async () => {
