@@ -250,9 +250,41 @@ describe("serveMcpHttp: a 2026-07-28 client (the v2 Client negotiating auto)", (
 
     expect(replayed.error?.code).toBe(-32602);
     expect(replayed.error?.message).toContain("Invalid requestState: it was already used");
+    const headers = new Headers(retry.headers);
+    headers.set("mcp-name", "peek");
+    const elsewhere = await fetch(url, {
+      method: "POST",
+      headers,
+      body: retry.body.replace('"name":"empty"', '"name":"peek"').replace(/"id":\d+/, '"id":902'),
+    }).then((response) => response.json() as Promise<{ error?: { message: string } }>);
+
     expect(altered.error?.code).toBe(-32602);
-    expect(altered.error?.message).toContain("Invalid requestState");
+    expect(altered.error?.message).toContain("Invalid requestState: its signature does not match");
+    expect(elsewhere.error?.message).toContain(
+      "Invalid requestState: it was issued for another call",
+    );
     expect(executed).toEqual(["empty"]);
+  });
+
+  it("refuses an approval that comes back after approvalTtlSeconds, running nothing", async () => {
+    const { component, executed } = safe();
+    const { url } = await serve(component, { approve: askBeforeEmptying, approvalTtlSeconds: 1 });
+    const client = new Client(
+      { name: "host-v2", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: {} } },
+    );
+    // The person takes longer than the second the server allows.
+    client.setRequestHandler("elicitation/create", async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      return { action: "accept", content: {} };
+    });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    closing.push(client);
+
+    await expect(client.callTool({ name: "empty", arguments: {} })).rejects.toThrow(
+      "Invalid requestState: it expired",
+    );
+    expect(executed).toEqual([]);
   });
 
   it("is answered Denied, running nothing, when the person declines", async () => {
