@@ -24,6 +24,7 @@ import { ApprovalError, approveCall, denyCall } from "../approval/decisions.js";
 import { type PausedTurn, pauseToolCalls, resumeToolCalls } from "../approval/pause.js";
 import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
 import type { PendingCall } from "../core/approval.js";
+import { checkOptional, type Expect, wholeNumber } from "../core/checks.js";
 import { isRecord } from "../core/json.js";
 import type { CallLedger } from "../core/ledger.js";
 import type { RuntimeEvent } from "../core/types.js";
@@ -61,9 +62,11 @@ export interface AskingOptions {
  * The codec and ledger approvals use. Without a key, one is drawn for this process: a retry
  * reaching another process is then refused, which is why several nodes need the same key.
  *
- * @throws RangeError when the key is shorter than 32 bytes (the SDK's codec requires 256 bits).
+ * @throws TypeError naming `who` when the key is not a string or bytes of at least 32 bytes (the
+ *   SDK's codec requires 256 bits), or `approvalTtlSeconds` is not a whole number of seconds.
  */
-export function asking(options: AskingOptions): Asking {
+export function asking(who: string, options: AskingOptions): Asking {
+  checkAsking(who, options);
   const key = options.requestStateKey ?? crypto.getRandomValues(new Uint8Array(32));
   const ttlSeconds = options.approvalTtlSeconds ?? 600;
   return {
@@ -71,6 +74,23 @@ export function asking(options: AskingOptions): Asking {
     ledger: options.ledger,
   };
 }
+
+/** Checks the options of `asking`, naming `who` was given them: a TypeError for a bad one. */
+export function checkAsking(
+  who: string,
+  options: { readonly requestStateKey?: unknown; readonly approvalTtlSeconds?: unknown },
+): void {
+  checkOptional(who, "requestStateKey", options.requestStateKey, A_KEY);
+  checkOptional(who, "approvalTtlSeconds", options.approvalTtlSeconds, wholeNumber(1));
+}
+
+/** A signing key: a string or bytes of at least 32 bytes (UTF-8 for a string). */
+const A_KEY: Expect<string | Uint8Array> = {
+  allowed: "a string or a Uint8Array of at least 32 bytes",
+  test: (value): value is string | Uint8Array =>
+    (typeof value === "string" && new TextEncoder().encode(value).length >= 32) ||
+    (value instanceof Uint8Array && value.length >= 32),
+};
 
 type Bridge<S, E extends RuntimeEvent> = DialectToolBridge<
   S,

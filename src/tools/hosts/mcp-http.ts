@@ -31,6 +31,7 @@ import {
 } from "../core/checks.js";
 import type { AgentComponent, RuntimeEvent } from "../core/types.js";
 import { sessionEvents } from "./event-store.js";
+import { checkAsking } from "./mcp-asked.js";
 import { mcpServerFactory, type ServeMcpOptions } from "./mcp-server.js";
 
 /** Options of `serveMcpHttp`: where to listen, who may connect, and `serveMcp`'s own. */
@@ -335,4 +336,9 @@ function checkHttpOptions(options: unknown): void {
   checkOptional(who, "allowedHosts", read("allowedHosts"), names);
   checkOptional(who, "allowedOrigins", read("allowedOrigins"), names);
   checkOptional(who, "idleTimeoutMs", read("idleTimeoutMs"), wholeNumber(1, MAX_TIMER_MS));
+  const asked = {
+    requestStateKey: read("requestStateKey"),
+    approvalTtlSeconds: read("approvalTtlSeconds"),
+  };
+  checkAsking(who, asked);
 }

@@ -155,6 +155,7 @@ function bridgeOf<S, E extends RuntimeEvent>(
 }
 
 function hostOf<S, E extends RuntimeEvent>(
+  who: string,
   component: AgentComponent<S, E>,
   options: McpServerFactoryOptions<S, E>,
 ): Host<S, E> {
@@ -166,7 +167,7 @@ function hostOf<S, E extends RuntimeEvent>(
     component,
     bridge,
     dialect,
-    asked: asking(options),
+    asked: asking(who, options),
     output: {
       component,
       dialect,
@@ -198,13 +199,13 @@ const CAPABILITIES = { capabilities: { tools: { listChanged: true }, logging: {}
  * ```
  *
  * @throws TypeError when the component's schema is malformed (naming the command), or
- *   RangeError when `requestStateKey` is shorter than 32 bytes.
+ *   `requestStateKey` is shorter than 32 bytes, or `approvalTtlSeconds` is no whole number.
  */
 export function mcpServerFactory<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: McpServerFactoryOptions<S, E> = {},
 ): IgniteMcpServerFactory {
-  const host = hostOf(component, options);
+  const host = hostOf("mcpServerFactory", component, options);
   const { serverInfo = { name: "ignite-element", version: "1.0.0" }, bus } = options;
   const stop = bus && watch(host, () => bus.publish({ kind: "tools_list_changed" }));
   const factory = (context?: McpServerContext) => {
@@ -269,7 +270,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
       `serveMcp must be called before server.connect(): MCP fixes a server's capabilities when the client connects (${reason})`,
     );
   }
-  return bind(hostOf(component, options), server, true);
+  return bind(hostOf("serveMcp", component, options), server, true);
 }
 
 /**
