@@ -3,7 +3,7 @@
  * any size, and an OpenAI Chat Completions response with four tool calls.
  */
 
-import type { OpenAIChatResponse } from "../src/tools/dialects/openai.js";
+import type { OpenAIChatResponse } from "../src/tools/dialects/openai/dialect.js";
 import type {
   AgentComponent,
   AgentSchema,

@@ -6,6 +6,7 @@
  *   npx tsx bench/index.ts --quick    fewer, shorter rounds (a smoke run, not for the docs)
  *   npx tsx bench/index.ts --strict   exit 1 when a row misses its target
  *   npx tsx bench/index.ts --only=1,4 just those rows
+ *   npx tsx bench/index.ts --only=T   the tokens a turn's tool definitions cost (ends with TOKENS:)
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -24,6 +25,7 @@ import {
   validationRows,
 } from "./rows.js";
 import { scaleRows as growthRows } from "./scale.js";
+import { type TokenSection, tokenRows } from "./tokens.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -56,6 +58,8 @@ console.log(
 
 const rows: Row[] = [];
 const notes: string[] = [];
+/** Section T's tables and its `TOKENS:` line, the last line of the output. */
+let tokens: TokenSection | undefined;
 async function section(id: string, title: string, run: () => Row[] | Promise<Row[]>) {
   if (!wanted(id)) return;
   const at = performance.now();
@@ -82,6 +86,10 @@ await section(
   "ledgers' cost per call, resumes/s through the queue (own Redis, PostgreSQL)",
   () => ledgerRows(options, quick),
 );
+await section("T", "tokens: tool definitions per request, prompt-cache prefix, peers", async () => {
+  tokens = await tokenRows(quick);
+  return tokens.rows;
+});
 
 function memoryRows(): Row[] {
   const runs = quick ? 1 : 3;
@@ -294,6 +302,7 @@ for (const row of rows) console.log(line(cells(row)));
 console.log("");
 for (const row of rows) for (const detail of row.details ?? []) console.log(detail);
 for (const note of notes) console.log(note);
+if (tokens) console.log(["", ...tokens.table].join("\n"));
 const failed = rows.filter((row) => row.verdict === "FAIL");
 console.log(
   `\n${rows.length} rows in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; ` +
@@ -301,4 +310,5 @@ console.log(
       ? "every target met"
       : `target missed: ${failed.map((row) => row.id).join(", ")} (see docs/performance.md)`),
 );
+if (tokens) console.log(tokens.line);
 if (strict && failed.length > 0) process.exitCode = 1;

@@ -3,7 +3,7 @@
  *   node --expose-gc --import tsx bench/memory.ts
  * Prints one line of JSON.
  */
-import { openai } from "../src/tools/dialects/openai.js";
+import { openai } from "../src/tools/dialects/openai/dialect.js";
 import { ajvValidator, igniteTools, type NeutralToolCall } from "../src/tools/index.js";
 import { commandName, commands, stableComponent, ticketInput } from "./fixtures.js";
 

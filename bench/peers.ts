@@ -20,8 +20,8 @@ import { MockLanguageModelV3 } from "ai/test";
 import type { ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { mcp } from "../src/tools/dialects/mcp.js";
-import { openai } from "../src/tools/dialects/openai.js";
+import { mcp } from "../src/tools/dialects/mcp/dialect.js";
+import { openai } from "../src/tools/dialects/openai/dialect.js";
 import { type AgentSchema, igniteTools, type JsonSchema } from "../src/tools/index.js";
 import {
   commandName,

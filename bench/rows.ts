@@ -8,7 +8,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { z } from "zod";
 import { limitIssue } from "../src/tools/core/input-limits.js";
-import { openai } from "../src/tools/dialects/openai.js";
+import { openai } from "../src/tools/dialects/openai/dialect.js";
 import {
   type AgentComponent,
   type AgentSchema,

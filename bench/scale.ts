@@ -3,7 +3,7 @@
  * sizes measured side by side in one run: a call, the tool definitions of an unchanged turn, of a
  * turn whose availability changed, and the first turn.
  */
-import { openai } from "../src/tools/dialects/openai.js";
+import { openai } from "../src/tools/dialects/openai/dialect.js";
 import { type AgentComponent, type AgentSchema, igniteTools } from "../src/tools/index.js";
 import { commandName, commands, openaiResponse, RESULT, stableComponent } from "./fixtures.js";
 import { keep, pair, spread, timeOnce } from "./harness.js";

@@ -9,6 +9,8 @@ import { openai } from "ignite-element/tools/openai";
 import { otelTracer } from "ignite-element/tools/otel";
 import { fromSlice } from "ignite-element/tools/redux";
 import { describe, expect, it } from "vitest";
+import { checkTracer } from "../tools/bridge/checks.js";
+import { given } from "../tools/core/checks.js";
 import {
   approval,
   approveCall,
@@ -143,6 +145,20 @@ describe("the loop refuses a bad argument before the model is asked", () => {
   it.each(cases)("rejects %s, and runs nothing", async (_, call, message) => {
     const { counter, tools } = counted();
     await rejects(() => call(tools), message);
+    expect(counter.calls).toEqual([]);
+  });
+
+  it("rejects, never throws, what the 0.1 form of tellChanges cannot take", async () => {
+    const { counter, tools } = counted();
+    const { model } = scriptedModel([]);
+    await rejects(
+      () => loop({ tools, model, messages: [], tellChanges: { maxChars: -1 } }),
+      "changeNotes",
+    );
+    await rejects(
+      () => resume({ tools, model, state: {}, decisions: [], tellChanges: { maxChars: -1 } }),
+      "changeNotes",
+    );
     expect(counter.calls).toEqual([]);
   });
 });
@@ -563,6 +579,83 @@ describe("as a property", () => {
         expect(counter.calls).toEqual([]);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("what was given, in words", () => {
+  it("says a value precisely enough to see the mistake", () => {
+    class Anonymous {}
+    Object.defineProperty(Anonymous, "name", { value: "" });
+    expect([
+      given("3"),
+      given(Number.NaN),
+      given(-1),
+      given(null),
+      given(undefined),
+      given([]),
+      given([1]),
+      given(() => 1),
+      given(10n),
+      given(Symbol("s")),
+      given(Promise.resolve(1)),
+      given(new Map()),
+      given(Object.create(null)),
+      given(new Anonymous()),
+      given({}),
+    ]).toEqual([
+      '"3" (a string)',
+      "NaN",
+      "-1",
+      "null",
+      "undefined",
+      "an empty list",
+      "a list",
+      "a function",
+      "10",
+      "Symbol(s)",
+      "a Promise (await it first)",
+      "a Map",
+      "an object",
+      "an object",
+      "an object",
+    ]);
+  });
+});
+
+describe("a tracer that fails", () => {
+  it("leaves a call untraced when its start throws, and invoke still answers", async () => {
+    const warnings: ToolWarning[] = [];
+    const tools = igniteTools(new Counter(), undefined, {
+      tracer: tracing({
+        start: () => {
+          throw new Error("exporter down");
+        },
+      }),
+      onWarning: (warning) => warnings.push(warning),
+    });
+    const outcome = await tools.invoke({ name: "increment", input: {} });
+    expect(outcome.ok).toBe(true);
+    expect(warnings.map(({ code }) => code)).toEqual(["tracer-failed"]);
+  });
+
+  it("says an OpenTelemetry Tracer goes in through otelTracer, where the 0.1 form is not taken", () => {
+    expect(() => checkTracer({ startSpan: () => undefined }, "runToolLoop")).toThrow(
+      'runToolLoop: tracer is an OpenTelemetry Tracer as it is: give otelTracer(tracer), from "ignite-element/tools/otel"',
+    );
+  });
+
+  it("takes a tracing layer given to tracing again as it is", () => {
+    const layer = tracing({ start: () => ({ phase: () => undefined, end: () => undefined }) });
+    expect(tracing(layer)).toBe(layer);
+  });
+
+  it("refuses a loop's tracer that is none, and says how to give an OpenTelemetry Tracer", async () => {
+    const { tools } = counted();
+    const { model } = scriptedModel([]);
+    await rejects(
+      () => loop({ tools, model, messages: [], tracer: { begin: () => undefined } }),
+      "runToolLoop: tracer must be a ToolTracer (an object with start), not an object",
     );
   });
 });

@@ -1,8 +1,8 @@
 import { isRecord } from "../tools/core/json.js";
-import { anthropic } from "../tools/dialects/anthropic.js";
-import { gemini } from "../tools/dialects/gemini.js";
-import { ollama } from "../tools/dialects/ollama.js";
-import { openai, openaiResponses } from "../tools/dialects/openai.js";
+import { anthropic } from "../tools/dialects/anthropic/dialect.js";
+import { gemini } from "../tools/dialects/gemini/dialect.js";
+import { ollama } from "../tools/dialects/ollama/dialect.js";
+import { openai, openaiResponses } from "../tools/dialects/openai/dialect.js";
 import type { LoopDialect } from "../tools/index.js";
 
 /** A tool call as a provider carries it. */

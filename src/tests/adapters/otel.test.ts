@@ -16,8 +16,8 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { otelTracer } from "../../tools/adapters/otel.js";
-import { ollama } from "../../tools/dialects/ollama.js";
-import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
+import { ollama } from "../../tools/dialects/ollama/dialect.js";
+import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama/stream.js";
 import {
   type AgentComponent,
   approval,

@@ -4,7 +4,7 @@ import type {
   MessageCreateParamsNonStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
+import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic/dialect.js";
 import { changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { oven } from "../shell/oven.js";

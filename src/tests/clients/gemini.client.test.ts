@@ -1,7 +1,7 @@
 import { type Content, GenerateContentResponse, GoogleGenAI, type Tool } from "@google/genai";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type GeminiContent, gemini } from "../../tools/dialects/gemini.js";
+import { type GeminiContent, gemini } from "../../tools/dialects/gemini/dialect.js";
 import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { oven } from "../shell/oven.js";

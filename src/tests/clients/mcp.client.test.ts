@@ -8,7 +8,7 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { type McpToolResult, mcp } from "../../tools/dialects/mcp.js";
+import { type McpToolResult, mcp } from "../../tools/dialects/mcp/dialect.js";
 import { type AgentComponent, igniteTools } from "../../tools/index.js";
 
 interface Todos {

@@ -1,6 +1,6 @@
 import { type ChatResponse, type Message, Ollama } from "ollama";
 import { describe, expect, it } from "vitest";
-import { ollama } from "../../tools/dialects/ollama.js";
+import { ollama } from "../../tools/dialects/ollama/dialect.js";
 import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 import { oven } from "../shell/oven.js";

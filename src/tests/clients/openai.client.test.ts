@@ -1,7 +1,11 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type OpenAIResponsesItem, openai, openaiResponses } from "../../tools/dialects/openai.js";
+import {
+  type OpenAIResponsesItem,
+  openai,
+  openaiResponses,
+} from "../../tools/dialects/openai/dialect.js";
 import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 import { oven } from "../shell/oven.js";

@@ -6,7 +6,7 @@ import type {
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages";
 import { describe, expect, it } from "vitest";
-import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
+import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic/dialect.js";
 import {
   type AgentComponent,
   buildManifest,

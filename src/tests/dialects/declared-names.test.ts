@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isRecord } from "../../tools/core/json.js";
-import { mcp } from "../../tools/dialects/mcp.js";
+import { mcp } from "../../tools/dialects/mcp/dialect.js";
 import {
   buildManifest,
   igniteTools,

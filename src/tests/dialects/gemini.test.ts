@@ -8,9 +8,9 @@ import {
 } from "@google/genai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type GeminiContent, gemini } from "../../tools/dialects/gemini.js";
-import { toGeminiSchema } from "../../tools/dialects/gemini-downgrade.js";
-import type { GeminiSchema } from "../../tools/dialects/gemini-schema.js";
+import { type GeminiContent, gemini } from "../../tools/dialects/gemini/dialect.js";
+import { toGeminiSchema } from "../../tools/dialects/gemini/downgrade.js";
+import type { GeminiSchema } from "../../tools/dialects/gemini/schema.js";
 import {
   buildManifest,
   err,

@@ -5,7 +5,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mcp } from "../../tools/dialects/mcp.js";
+import { mcp } from "../../tools/dialects/mcp/dialect.js";
 import { buildManifest, igniteTools, type NeutralManifest, ok } from "../../tools/index.js";
 import { Counter, componentWith, failingSave, single } from "../fixtures.js";
 

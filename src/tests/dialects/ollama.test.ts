@@ -1,6 +1,6 @@
 import type { ChatResponse, Message, Tool, ToolCall } from "ollama";
 import { describe, expect, it } from "vitest";
-import { ollama } from "../../tools/dialects/ollama.js";
+import { ollama } from "../../tools/dialects/ollama/dialect.js";
 import { buildManifest, igniteTools, type NeutralManifest, ok } from "../../tools/index.js";
 import { Counter, componentWith, failingSave, single } from "../fixtures.js";
 

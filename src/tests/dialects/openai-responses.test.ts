@@ -11,7 +11,7 @@ import {
   type OpenAIResponsesItem,
   type OpenAIResponsesResponse,
   openaiResponses,
-} from "../../tools/dialects/openai.js";
+} from "../../tools/dialects/openai/dialect.js";
 import { err, igniteTools, type NeutralToolCall, ok } from "../../tools/index.js";
 import { Counter, LONG, named, oneErrorOfEachKind } from "../fixtures.js";
 

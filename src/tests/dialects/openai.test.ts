@@ -10,7 +10,7 @@ import {
   type OpenAIChatMessage,
   type OpenAIChatResponse,
   openai,
-} from "../../tools/dialects/openai.js";
+} from "../../tools/dialects/openai/dialect.js";
 import { err, igniteTools, type NeutralToolCall, ok } from "../../tools/index.js";
 import { Counter, failingSave, LONG, named, oneErrorOfEachKind } from "../fixtures.js";
 

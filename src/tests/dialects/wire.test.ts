@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { anthropic } from "../../tools/dialects/anthropic.js";
-import { gemini } from "../../tools/dialects/gemini.js";
-import { mcp } from "../../tools/dialects/mcp.js";
-import { ollama } from "../../tools/dialects/ollama.js";
-import { openai, openaiResponses } from "../../tools/dialects/openai.js";
+import { anthropic } from "../../tools/dialects/anthropic/dialect.js";
+import { gemini } from "../../tools/dialects/gemini/dialect.js";
+import { mcp } from "../../tools/dialects/mcp/dialect.js";
+import { ollama } from "../../tools/dialects/ollama/dialect.js";
+import { openai, openaiResponses } from "../../tools/dialects/openai/dialect.js";
 import {
   buildManifest,
   err,

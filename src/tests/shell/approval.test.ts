@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mcp } from "../../tools/dialects/mcp.js";
+import { mcp } from "../../tools/dialects/mcp/dialect.js";
 import {
   type AgentComponent,
   type ApprovalDecision,

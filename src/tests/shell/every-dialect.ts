@@ -3,8 +3,8 @@
  * read back the text the model gets: the recorded provider shapes, Gemini's OpenAPI mode, MCP and
  * the fake dialect.
  */
-import { gemini } from "../../tools/dialects/gemini.js";
-import { mcp } from "../../tools/dialects/mcp.js";
+import { gemini } from "../../tools/dialects/gemini/dialect.js";
+import { mcp } from "../../tools/dialects/mcp/dialect.js";
 import { type FakeResultBlock, fakeDialect, type ToolDialect } from "../../tools/index.js";
 import { providers, type SentCall } from "../provider-responses.js";
 

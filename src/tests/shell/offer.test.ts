@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openai } from "../../tools/dialects/openai.js";
+import { openai } from "../../tools/dialects/openai/dialect.js";
 import {
   type AgentComponent,
   type AgentSchema,

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { anthropic } from "../../tools/dialects/anthropic.js";
-import { gemini } from "../../tools/dialects/gemini.js";
-import { ollama } from "../../tools/dialects/ollama.js";
-import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
+import { anthropic } from "../../tools/dialects/anthropic/dialect.js";
+import { gemini } from "../../tools/dialects/gemini/dialect.js";
+import { ollama } from "../../tools/dialects/ollama/dialect.js";
+import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama/stream.js";
 import {
   type AgentComponent,
   approval,

@@ -5,12 +5,12 @@ import {
   type AnthropicMessage,
   type AnthropicResponse,
   anthropic,
-} from "../../tools/dialects/anthropic.js";
+} from "../../tools/dialects/anthropic/dialect.js";
 import {
   type AnthropicStreamEvent,
   type AnthropicStreamedMessage,
   anthropicStream,
-} from "../../tools/dialects/anthropic-stream.js";
+} from "../../tools/dialects/anthropic/stream.js";
 import { igniteTools } from "../../tools/index.js";
 import { Counter, counterWithTodos } from "../fixtures.js";
 import { callEvents, drain, feed, joined } from "./drain.js";

@@ -1,7 +1,7 @@
 import { type Content, type GenerateContentResponse, GoogleGenAI } from "@google/genai";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { type GeminiResponse, gemini } from "../../tools/dialects/gemini.js";
-import { geminiStream } from "../../tools/dialects/gemini-stream.js";
+import { type GeminiResponse, gemini } from "../../tools/dialects/gemini/dialect.js";
+import { geminiStream } from "../../tools/dialects/gemini/stream.js";
 import { igniteTools } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { callEvents, drain, feed, joined } from "./drain.js";

@@ -9,17 +9,17 @@ import {
   type AnthropicMessage,
   type AnthropicTool,
   anthropic,
-} from "../../tools/dialects/anthropic.js";
+} from "../../tools/dialects/anthropic/dialect.js";
 import {
   type AnthropicStreamedMessage,
   anthropicStream,
-} from "../../tools/dialects/anthropic-stream.js";
-import { gemini } from "../../tools/dialects/gemini.js";
-import { geminiStream } from "../../tools/dialects/gemini-stream.js";
-import { ollama } from "../../tools/dialects/ollama.js";
-import { ollamaStream } from "../../tools/dialects/ollama-stream.js";
-import { openai, openaiResponses } from "../../tools/dialects/openai.js";
-import { openaiResponsesStream, openaiStream } from "../../tools/dialects/openai-stream.js";
+} from "../../tools/dialects/anthropic/stream.js";
+import { gemini } from "../../tools/dialects/gemini/dialect.js";
+import { geminiStream } from "../../tools/dialects/gemini/stream.js";
+import { ollama } from "../../tools/dialects/ollama/dialect.js";
+import { ollamaStream } from "../../tools/dialects/ollama/stream.js";
+import { openai, openaiResponses } from "../../tools/dialects/openai/dialect.js";
+import { openaiResponsesStream, openaiStream } from "../../tools/dialects/openai/stream.js";
 import {
   type AgentComponent,
   igniteTools,

@@ -1,7 +1,7 @@
 import { type ChatResponse, type Message, Ollama } from "ollama";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { type OllamaChatResponse, ollama } from "../../tools/dialects/ollama.js";
-import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama-stream.js";
+import { type OllamaChatResponse, ollama } from "../../tools/dialects/ollama/dialect.js";
+import { type OllamaChatChunk, ollamaStream } from "../../tools/dialects/ollama/stream.js";
 import { igniteTools } from "../../tools/index.js";
 import { counterWithTodos } from "../fixtures.js";
 import { callEvents, drain, feed, joined } from "./drain.js";

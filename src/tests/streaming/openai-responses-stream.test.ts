@@ -6,12 +6,12 @@ import {
   type OpenAIResponsesItem,
   type OpenAIResponsesResponse,
   openaiResponses,
-} from "../../tools/dialects/openai.js";
+} from "../../tools/dialects/openai/dialect.js";
 import {
   type OpenAIResponsesStreamEvent,
   type OpenAIResponsesStreamedResponse,
   openaiResponsesStream,
-} from "../../tools/dialects/openai-stream.js";
+} from "../../tools/dialects/openai/stream.js";
 import { igniteTools } from "../../tools/index.js";
 import { Counter, counterWithTodos } from "../fixtures.js";
 import { callEvents, drain, feed, joined } from "./drain.js";

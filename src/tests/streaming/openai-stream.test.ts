@@ -6,12 +6,12 @@ import {
   type OpenAIChatMessage,
   type OpenAIChatResponse,
   openai,
-} from "../../tools/dialects/openai.js";
+} from "../../tools/dialects/openai/dialect.js";
 import {
   type OpenAIChatChunk,
   type OpenAIChatStreamedResponse,
   openaiStream,
-} from "../../tools/dialects/openai-stream.js";
+} from "../../tools/dialects/openai/stream.js";
 import { igniteTools } from "../../tools/index.js";
 import { Counter, counterWithTodos } from "../fixtures.js";
 import { callEvents, drain, feed, joined } from "./drain.js";

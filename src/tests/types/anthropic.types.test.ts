@@ -17,7 +17,7 @@ import {
   type AnthropicTool,
   type AnthropicToolResult,
   anthropic,
-} from "../../tools/dialects/anthropic.js";
+} from "../../tools/dialects/anthropic/dialect.js";
 import { igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { type OpenAIChatToolMessage, openai } from "../../tools/dialects/openai.js";
+import { type OpenAIChatToolMessage, openai } from "../../tools/dialects/openai/dialect.js";
 import {
   type ApprovalDecision,
   type ApprovalPolicy,

@@ -23,7 +23,7 @@ import {
   type GeminiTool,
   type GeminiType,
   gemini,
-} from "../../tools/dialects/gemini.js";
+} from "../../tools/dialects/gemini/dialect.js";
 import { igniteTools } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 

@@ -3,13 +3,13 @@ import type { GenerateContentConfig, GoogleGenAI } from "@google/genai";
 import type OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { describe, expectTypeOf, it } from "vitest";
-import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic.js";
-import { gemini } from "../../tools/dialects/gemini.js";
+import { type AnthropicMessage, anthropic } from "../../tools/dialects/anthropic/dialect.js";
+import { gemini } from "../../tools/dialects/gemini/dialect.js";
 import {
   type OpenAIChatMessage,
   type OpenAIChatTool,
   openai,
-} from "../../tools/dialects/openai.js";
+} from "../../tools/dialects/openai/dialect.js";
 import {
   type AbortSignalLike,
   approval,

@@ -17,7 +17,7 @@ import {
   type McpToolList,
   type McpToolResult,
   mcp,
-} from "../../tools/dialects/mcp.js";
+} from "../../tools/dialects/mcp/dialect.js";
 import { igniteTools } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 

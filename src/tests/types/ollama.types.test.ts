@@ -6,7 +6,7 @@ import {
   type OllamaTool,
   type OllamaToolMessage,
   ollama,
-} from "../../tools/dialects/ollama.js";
+} from "../../tools/dialects/ollama/dialect.js";
 import { igniteTools } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 

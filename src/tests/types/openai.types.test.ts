@@ -33,7 +33,7 @@ import {
   type OpenAIResponsesToolResult,
   openai,
   openaiResponses,
-} from "../../tools/dialects/openai.js";
+} from "../../tools/dialects/openai/dialect.js";
 import { igniteTools } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 

@@ -208,20 +208,15 @@ export function gatingWarnings(
   }
 }
 
-/** A `tracer` option: a `ToolTracer` (an OpenTelemetry `Tracer` goes in through `otelTracer`). */
-export function checkTracer(tracer: unknown): ToolTracer {
-  if (hasMethod<ToolTracer>(tracer, "start")) return tracer;
-  if (hasMethod(tracer, "startSpan")) {
-    misuse(
-      'tracer is an OpenTelemetry Tracer: give it as otelTracer(tracer), from "ignite-element/tools/otel"',
+/** A `tracer` option of `who`: a `ToolTracer` (an OpenTelemetry `Tracer` goes in through `otelTracer`). */
+export function checkTracer(tracer: unknown, who = WHO): ToolTracer {
+  if (TOOL_TRACER.test(tracer)) return tracer;
+  if (hasMethods<object>("", "startSpan").test(tracer)) {
+    throw new TypeError(
+      `${who}: tracer is an OpenTelemetry Tracer as it is: give otelTracer(tracer), from "ignite-element/tools/otel"`,
     );
   }
-  misuse("tracer is not a ToolTracer (no start method)");
+  throw badArgument(who, "tracer", tracer, TOOL_TRACER.allowed);
 }
 
-/** Whether `value` is an object with a method `name`: the shape of `T`, as far as it is checked. */
-function hasMethod<T extends object>(value: unknown, name: keyof T & string): value is T {
-  return (
-    typeof value === "object" && value !== null && typeof Reflect.get(value, name) === "function"
-  );
-}
+const TOOL_TRACER = hasMethods<ToolTracer>("a ToolTracer (an object with start)", "start");

@@ -28,7 +28,7 @@ import { checkOptional, type Expect, wholeNumber } from "../core/checks.js";
 import { isRecord } from "../core/json.js";
 import type { CallLedger } from "../core/ledger.js";
 import type { RuntimeEvent } from "../core/types.js";
-import type { McpCall, McpToolList, McpToolResult } from "../dialects/mcp.js";
+import type { McpCall, McpToolList, McpToolResult } from "../dialects/mcp/dialect.js";
 import { contentKey } from "../validation/cache.js";
 
 /** The key of the person's answer in `inputRequests` and `inputResponses`. */

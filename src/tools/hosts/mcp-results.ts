@@ -16,7 +16,7 @@ import type {
   ProgressUpdate,
   RuntimeEvent,
 } from "../core/types.js";
-import type { McpDialect, McpToolResult } from "../dialects/mcp.js";
+import type { McpDialect, McpToolResult } from "../dialects/mcp/dialect.js";
 import { checkInput } from "../validation/cache.js";
 import type { InputValidator } from "../validation/port.js";
 

@@ -22,7 +22,7 @@ import { check, hasMethods } from "../core/checks.js";
 import { isRecord } from "../core/json.js";
 import type { CallLedger } from "../core/ledger.js";
 import type { AgentComponent, RuntimeEvent, ToolOffer } from "../core/types.js";
-import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp.js";
+import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp/dialect.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../wire/result-text.js";
 import {
   type Asking,

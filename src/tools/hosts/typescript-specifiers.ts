@@ -5,7 +5,7 @@
  * as they type-check, so it resolves such a specifier to its TypeScript file, as `tsc` does —
  * only when the JavaScript file is not there, and only from a TypeScript module.
  */
-import * as nodeModule from "node:module";
+import { isRecord } from "../core/json.js";
 
 /** A resolve step of Node's synchronous module hooks (`module.registerHooks`, Node 22.15+). */
 type Resolve = (
@@ -41,12 +41,29 @@ function isRegisterHooks(value: unknown): value is RegisterHooks {
 }
 
 /**
+ * Node's `module.registerHooks`, where this Node has it (22.15 and later): read through
+ * `process.getBuiltinModule`, which Node 20 lacks as it lacks the hooks, so that nothing here
+ * imports a Node built-in before it is known to be there.
+ */
+function registerHooksOf(): RegisterHooks | undefined {
+  const load: unknown = Reflect.get(globalThis.process ?? {}, "getBuiltinModule");
+  if (typeof load !== "function") return undefined;
+  const loaded: unknown = load.call(globalThis.process, "node:module");
+  // `node:module` is the Module function, with registerHooks among its properties.
+  const registerHooks =
+    typeof loaded === "function" || isRecord(loaded)
+      ? Reflect.get(loaded, "registerHooks")
+      : undefined;
+  return isRegisterHooks(registerHooks) ? registerHooks : undefined;
+}
+
+/**
  * Lets the modules Node loads from now on import their TypeScript neighbours by `.js`. Returns
  * whether it could: a Node without synchronous hooks (before 22.15) cannot.
  */
 export function resolveTypeScriptSpecifiers(): boolean {
-  const registerHooks: unknown = Reflect.get(nodeModule, "registerHooks");
-  if (!isRegisterHooks(registerHooks)) return false;
+  const registerHooks = registerHooksOf();
+  if (registerHooks === undefined) return false;
   registerHooks({
     resolve(specifier, context, nextResolve) {
       try {

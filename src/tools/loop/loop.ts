@@ -190,7 +190,7 @@ async function loop<
   teller: Teller<S, E, Message> | undefined,
 ): Promise<ToolLoopResult<S, E, Returned, ResultBlock, Message>> {
   const { tools, maxTurns = 10, signal, onStep } = options;
-  const tracer = options.tracer && checkTracer(options.tracer);
+  const tracer = options.tracer && checkTracer(options.tracer, "runToolLoop");
   // Who hears the calls' progress and log lines (`onProgress`, `onLog`), read once for the run.
   const { onProgress, onLog } = options;
   const listeners = onProgress || onLog ? { onProgress, onLog } : undefined;

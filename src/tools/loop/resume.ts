@@ -117,7 +117,7 @@ export async function resumeToolLoop<
 ): Promise<ToolLoopResult<S, E, Response, ResultBlock, Message>> {
   checkResumeOptions(options);
   const { tools, model, state, signal, onStep, modelName, agentName } = options;
-  const tracer = options.tracer && checkTracer(options.tracer);
+  const tracer = options.tracer && checkTracer(options.tracer, "resumeToolLoop");
   const { ledger, leaseMs } = options;
   // Observing from here: the settled turn's own calls are the model's, anything else is told.
   // What the paused run heard and did not tell is told first.

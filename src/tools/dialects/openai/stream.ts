@@ -5,8 +5,8 @@
  * Responses API and `openaiResponses`.
  */
 
-import { isRecord } from "../core/json.js";
-import { shapeError } from "../wire/describe-value.js";
+import { isRecord } from "../../core/json.js";
+import { shapeError } from "../../wire/describe-value.js";
 import {
   type CallLog,
   callLog,
@@ -21,20 +21,20 @@ import {
   type TrackedCall,
   textDelta,
   upToCut,
-} from "../wire/stream.js";
+} from "../../wire/stream.js";
 import type {
   OpenAIChatAssistantMessage,
   OpenAIChatResponse,
   OpenAIChatToolCall,
-} from "./openai.js";
+} from "./dialect.js";
 
-export type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
+export type { StreamAccumulator, StreamDelta } from "../../wire/stream.js";
 export {
   type OpenAIResponsesStreamAccumulator,
   type OpenAIResponsesStreamEvent,
   type OpenAIResponsesStreamedResponse,
   openaiResponsesStream,
-} from "./openai-responses-stream.js";
+} from "./responses-stream.js";
 
 /**
  * A chunk of a streamed Chat Completion (the SDK's `ChatCompletionChunk` is assignable to it). A

@@ -4,8 +4,8 @@
  * turn without streaming out, for the `anthropic` dialect.
  */
 
-import { isRecord } from "../core/json.js";
-import { shapeError } from "../wire/describe-value.js";
+import { isRecord } from "../../core/json.js";
+import { shapeError } from "../../wire/describe-value.js";
 import {
   callLog,
   idOf,
@@ -15,10 +15,10 @@ import {
   type TrackedCall,
   textDelta,
   upToCut,
-} from "../wire/stream.js";
-import type { AnthropicContentBlock, AnthropicResponse } from "./anthropic.js";
+} from "../../wire/stream.js";
+import type { AnthropicContentBlock, AnthropicResponse } from "./dialect.js";
 
-export type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
+export type { StreamAccumulator, StreamDelta } from "../../wire/stream.js";
 
 /**
  * One event of a Messages API stream, as loose as the API's event union (the SDK's

@@ -4,8 +4,8 @@
  * Exported from `ignite-element/tools/openai-stream`.
  */
 
-import { isRecord } from "../core/json.js";
-import { shapeError } from "../wire/describe-value.js";
+import { isRecord } from "../../core/json.js";
+import { shapeError } from "../../wire/describe-value.js";
 import {
   callLog,
   idOf,
@@ -14,8 +14,8 @@ import {
   slotOf,
   textDelta,
   upToCut,
-} from "../wire/stream.js";
-import type { OpenAIResponsesOutputItem, OpenAIResponsesResponse } from "./openai.js";
+} from "../../wire/stream.js";
+import type { OpenAIResponsesOutputItem, OpenAIResponsesResponse } from "./dialect.js";
 
 /**
  * One event of a Responses API stream, as loose as the API's event union (the SDK's

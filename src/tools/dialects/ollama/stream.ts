@@ -4,18 +4,18 @@
  * `stream: false` out, for the `ollama` dialect.
  */
 
-import { isRecord } from "../core/json.js";
-import { shapeError } from "../wire/describe-value.js";
+import { isRecord } from "../../core/json.js";
+import { shapeError } from "../../wire/describe-value.js";
 import {
   callLog,
   idOf,
   type StreamAccumulator,
   type StreamDelta,
   textDelta,
-} from "../wire/stream.js";
-import type { OllamaChatResponse, OllamaMessage, OllamaToolCall } from "./ollama.js";
+} from "../../wire/stream.js";
+import type { OllamaChatResponse, OllamaMessage, OllamaToolCall } from "./dialect.js";
 
-export type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
+export type { StreamAccumulator, StreamDelta } from "../../wire/stream.js";
 
 /** One chunk of a streamed `/api/chat` (the SDK's `ChatResponse` is assignable to it). */
 export interface OllamaChatChunk extends OllamaChatResponse {

@@ -7,7 +7,7 @@
  * keyword by keyword, is gemini-downgrade.ts.
  */
 
-import { escapePointer, isRecord } from "../core/json.js";
+import { escapePointer, isRecord } from "../../core/json.js";
 
 /**
  * A type name of Gemini's `Schema`: the SDK's `Type` enum values as plain strings (without

@@ -4,8 +4,8 @@
  * as an object) and each result is a `tool` message naming the tool it answers.
  */
 
-import { isRecord } from "../core/json.js";
-import type { Result } from "../core/result.js";
+import { isRecord } from "../../core/json.js";
+import type { Result } from "../../core/result.js";
 import type {
   JsonSchema,
   LoopDialect,
@@ -14,18 +14,18 @@ import type {
   Observation,
   ToolDefsContext,
   ToolError,
-} from "../core/types.js";
-import { decodeArguments } from "../wire/arguments.js";
-import { shapeError } from "../wire/describe-value.js";
-import { OPENAI_NAMES } from "../wire/names.js";
+} from "../../core/types.js";
+import { decodeArguments } from "../../wire/arguments.js";
+import { shapeError } from "../../wire/describe-value.js";
+import { OPENAI_NAMES } from "../../wire/names.js";
 import {
   configurable,
   descriptionOf,
   toNeutralCall,
   toWire,
   type WireOptions,
-} from "../wire/provider-tools.js";
-import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
+} from "../../wire/provider-tools.js";
+import { maxCharsOf, type ResultOptions, resultText } from "../../wire/result-text.js";
 
 /** One entry of a chat request's `tools`: assignable to the SDK's `Tool`. */
 export interface OllamaTool {

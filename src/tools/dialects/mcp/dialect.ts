@@ -5,8 +5,8 @@
  * side, so this dialect has no `appendTurn`.
  */
 
-import { isJsonObject, isRecord, type JsonValue } from "../core/json.js";
-import type { Result } from "../core/result.js";
+import { isJsonObject, isRecord, type JsonValue } from "../../core/json.js";
+import type { Result } from "../../core/result.js";
 import type {
   JsonSchema,
   NeutralManifest,
@@ -16,17 +16,17 @@ import type {
   ToolDefsContext,
   ToolDialect,
   ToolError,
-} from "../core/types.js";
-import { objectArguments } from "../wire/arguments.js";
-import { shapeError } from "../wire/describe-value.js";
-import { MCP_NAMES } from "../wire/names.js";
+} from "../../core/types.js";
+import { objectArguments } from "../../wire/arguments.js";
+import { shapeError } from "../../wire/describe-value.js";
+import { MCP_NAMES } from "../../wire/names.js";
 import {
   configurable,
   descriptionOf,
   toNeutralCall,
   toWire,
   type WireOptions,
-} from "../wire/provider-tools.js";
+} from "../../wire/provider-tools.js";
 import {
   cappedJson,
   maxCharsOf,
@@ -35,7 +35,7 @@ import {
   type ResultOptions,
   resultText,
   toJsonText,
-} from "../wire/result-text.js";
+} from "../../wire/result-text.js";
 
 // Type aliases, not interfaces: the SDK's result types carry an index signature, which only an
 // object type alias satisfies implicitly.

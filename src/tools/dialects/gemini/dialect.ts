@@ -4,8 +4,8 @@
  * `functionResponse` part of one user turn.
  */
 
-import { isRecord } from "../core/json.js";
-import type { Result } from "../core/result.js";
+import { isRecord } from "../../core/json.js";
+import type { Result } from "../../core/result.js";
 import type {
   JsonSchema,
   LoopDialect,
@@ -14,10 +14,10 @@ import type {
   Observation,
   ToolDefsContext,
   ToolError,
-} from "../core/types.js";
-import { objectArguments } from "../wire/arguments.js";
-import { describeValue } from "../wire/describe-value.js";
-import { GEMINI_NAMES } from "../wire/names.js";
+} from "../../core/types.js";
+import { objectArguments } from "../../wire/arguments.js";
+import { describeValue } from "../../wire/describe-value.js";
+import { GEMINI_NAMES } from "../../wire/names.js";
 import {
   descriptionOf,
   type ProviderCall,
@@ -25,7 +25,7 @@ import {
   toWire,
   type WireOptions,
   type WireTool,
-} from "../wire/provider-tools.js";
+} from "../../wire/provider-tools.js";
 import {
   cappedLine,
   errorText,
@@ -33,12 +33,12 @@ import {
   type ResultOptions,
   toJsonValue,
   truncated,
-} from "../wire/result-text.js";
-import { type Warn, warnerOf } from "../wire/warnings.js";
-import { downgrade } from "./gemini-downgrade.js";
-import { type GeminiSchema, restoreNumbers } from "./gemini-schema.js";
+} from "../../wire/result-text.js";
+import { type Warn, warnerOf } from "../../wire/warnings.js";
+import { downgrade } from "./downgrade.js";
+import { type GeminiSchema, restoreNumbers } from "./schema.js";
 
-export type { GeminiSchema, GeminiType } from "./gemini-schema.js";
+export type { GeminiSchema, GeminiType } from "./schema.js";
 
 /** Options of the `gemini` dialect. */
 export interface GeminiOptions extends ResultOptions {

@@ -6,9 +6,9 @@
  * carried as it was is listed, so the dialect can report it.
  */
 
-import { escapePointer, isRecord } from "../core/json.js";
-import type { JsonSchema } from "../core/types.js";
-import { resolveRef } from "../wire/schema-refs.js";
+import { escapePointer, isRecord } from "../../core/json.js";
+import type { JsonSchema } from "../../core/types.js";
+import { resolveRef } from "../../wire/schema-refs.js";
 import {
   ANNOTATIONS,
   type DroppedKeyword,
@@ -18,7 +18,7 @@ import {
   type Node,
   type Reporting,
   seal,
-} from "./gemini-schema.js";
+} from "./schema.js";
 
 /** A JSON Schema as Gemini's `Schema`, with what it lost on the way. */
 export interface GeminiDowngrade {

@@ -3,18 +3,18 @@
  * `streamGenerateContent` in, one `generateContent` response out, for the `gemini` dialect.
  */
 
-import { isRecord } from "../core/json.js";
-import { describeValue } from "../wire/describe-value.js";
+import { isRecord } from "../../core/json.js";
+import { describeValue } from "../../wire/describe-value.js";
 import {
   callLog,
   idOf,
   type StreamAccumulator,
   type StreamDelta,
   textDelta,
-} from "../wire/stream.js";
-import type { GeminiCandidate, GeminiPart, GeminiResponse } from "./gemini.js";
+} from "../../wire/stream.js";
+import type { GeminiCandidate, GeminiPart, GeminiResponse } from "./dialect.js";
 
-export type { StreamAccumulator, StreamDelta } from "../wire/stream.js";
+export type { StreamAccumulator, StreamDelta } from "../../wire/stream.js";
 
 /** The accumulator `geminiStream()` returns. */
 export type GeminiStreamAccumulator = StreamAccumulator<GeminiResponse, GeminiResponse>;

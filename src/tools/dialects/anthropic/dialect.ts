@@ -4,8 +4,8 @@
  * `tool_result` blocks in one user message.
  */
 
-import { isRecord } from "../core/json.js";
-import type { Result } from "../core/result.js";
+import { isRecord } from "../../core/json.js";
+import type { Result } from "../../core/result.js";
 import type {
   LoopDialect,
   NeutralManifest,
@@ -13,10 +13,10 @@ import type {
   Observation,
   ToolDefsContext,
   ToolError,
-} from "../core/types.js";
-import { CUT_OFF, objectRequired } from "../wire/arguments.js";
-import { shapeError } from "../wire/describe-value.js";
-import { ANTHROPIC_NAMES } from "../wire/names.js";
+} from "../../core/types.js";
+import { CUT_OFF, objectRequired } from "../../wire/arguments.js";
+import { shapeError } from "../../wire/describe-value.js";
+import { ANTHROPIC_NAMES } from "../../wire/names.js";
 import {
   configurable,
   descriptionOf,
@@ -24,21 +24,21 @@ import {
   toNeutralCall,
   toWire,
   type WireOptions,
-} from "../wire/provider-tools.js";
-import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
-import { ANTHROPIC_STRICT, type StrictRule } from "../wire/strict.js";
-import { strictOf } from "../wire/strict-option.js";
+} from "../../wire/provider-tools.js";
+import { maxCharsOf, type ResultOptions, resultText } from "../../wire/result-text.js";
+import { ANTHROPIC_STRICT, type StrictRule } from "../../wire/strict.js";
+import { strictOf } from "../../wire/strict-option.js";
 
-export type { StrictRule } from "../wire/strict.js";
+export type { StrictRule } from "../../wire/strict.js";
 
 import type {
   AnthropicContentBlockParam,
   AnthropicMessage,
   AnthropicTextBlockParam,
   AnthropicToolResult,
-} from "./anthropic-messages.js";
+} from "./messages.js";
 
-export type * from "./anthropic-messages.js";
+export type * from "./messages.js";
 
 /** Options of the `anthropic` dialect. */
 export interface AnthropicOptions extends ResultOptions {

@@ -1,0 +1,223 @@
+/**
+ * Section T (issue 44): what a turn costs in tokens. Each side's tool definitions, request by
+ * request as its SDK sends them (token-sides.ts), counted with two real tokenizers — js-tiktoken's
+ * o200k_base (OpenAI's GPT-4o/4.1/5 encoding) and @anthropic-ai/tokenizer (Claude's) — with the
+ * prefix each request shares byte for byte with the previous one: what a provider's prompt
+ * cache can reuse, since tools come first in a prompt. Ends with the `TOKENS:` line.
+ */
+
+import { readFileSync } from "node:fs";
+import { getTokenizer } from "@anthropic-ai/tokenizer";
+import { getEncoding } from "js-tiktoken";
+import type { ToolOffer } from "../src/tools/index.js";
+import type { Row } from "./rows.js";
+import {
+  cacheableShare,
+  type Encode,
+  percent,
+  type SentRequest,
+  type TurnTokens,
+  tokenCounter,
+  turnTokens,
+} from "./token-count.js";
+import {
+  aiSdkConversation,
+  bridgeConversation,
+  bridgeMcpRequest,
+  langchainRequest,
+  mcpSdkRequest,
+  TURNS,
+} from "./token-sides.js";
+
+/** The conversation the `TOKENS:` line and the per-turn table are about (the issue's). */
+const CONVERSATION_SIZE = 100;
+
+/** What section T hands bench/index.ts: its rows, its tables, and the `TOKENS:` line. */
+export interface TokenSection {
+  rows: Row[];
+  table: string[];
+  line: string;
+}
+
+interface Counters {
+  openai: Encode;
+  claude: Encode;
+}
+
+/** One side at one size: its requests, counted with both tokenizers. */
+interface Measured {
+  side: string;
+  size: number;
+  openai: TurnTokens[];
+  claude: TurnTokens[];
+}
+
+/** An installed package's version, for the table's heading. */
+const version = (name: string) =>
+  (
+    JSON.parse(
+      readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), "utf8"),
+    ) as { version: string }
+  ).version;
+
+const int = (value: number) => value.toLocaleString("en").replaceAll(",", " ");
+const both = (a: number, b: number) => `${int(a)} / ${int(b)}`;
+const sum = (turns: readonly TurnTokens[], pick: (turn: TurnTokens) => number) =>
+  turns.reduce((total, turn) => total + pick(turn), 0);
+
+/** Columns padded to their widest cell, numbers to the right, each line prefixed `T  `. */
+function tabulate(header: string[], lines: string[][]): string[] {
+  const all = [header, ...lines];
+  const widths = header.map((_, column) =>
+    Math.max(...all.map((line) => (line[column] ?? "").length)),
+  );
+  const render = (line: string[]) =>
+    `T  ${line
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join(" | ")}`;
+  return [
+    render(header),
+    `T  ${widths.map((width) => "-".repeat(width)).join("-|-")}`,
+    ...all.slice(1).map(render),
+  ];
+}
+
+export async function tokenRows(quick: boolean): Promise<TokenSection> {
+  const o200k = getEncoding("o200k_base");
+  const claudeTokenizer = getTokenizer();
+  const count: Counters = {
+    openai: tokenCounter((text) => o200k.encode(text).length),
+    // As the package's own countTokens does it (NFKC first), with one tokenizer for the run.
+    claude: tokenCounter((text) => claudeTokenizer.encode(text.normalize("NFKC"), "all").length),
+  };
+  const measure = (side: string, size: number, requests: SentRequest[]): Measured => ({
+    side,
+    size,
+    openai: turnTokens(requests, count.openai),
+    claude: turnTokens(requests, count.claude),
+  });
+
+  const sizes = quick ? [10, CONVERSATION_SIZE] : [10, 100, 1000, 10_000];
+  const measured: Measured[] = [];
+  try {
+    for (const size of sizes) {
+      for (const offer of ["available", "declared"] as const satisfies readonly ToolOffer[]) {
+        measured.push(
+          measure(`bridge, offer "${offer}"`, size, await bridgeConversation(size, offer)),
+        );
+      }
+      const single = async (side: string, request: SentRequest | Promise<SentRequest>) =>
+        measured.push(measure(side, size, [await request]));
+      measured.push(
+        measure("AI SDK, activeTools = available", size, await aiSdkConversation(size, true)),
+      );
+      measured.push(measure("AI SDK, every tool", size, await aiSdkConversation(size, false)));
+      await single("LangChain bindTools (one request)", langchainRequest(size));
+      await single("MCP SDK, hand-written tools/list (one)", mcpSdkRequest(size));
+      await single("bridge mcp dialect tools/list (one)", bridgeMcpRequest(size));
+    }
+  } finally {
+    claudeTokenizer.free();
+  }
+
+  const find = (side: string, size: number) => {
+    const found = measured.find((each) => each.side === side && each.size === size);
+    if (!found) throw new Error(`section T measured no ${side} at ${size}`);
+    return found;
+  };
+  const available = find('bridge, offer "available"', CONVERSATION_SIZE);
+  const declared = find('bridge, offer "declared"', CONVERSATION_SIZE);
+
+  const table: string[] = [
+    `T  Tokenizers: js-tiktoken ${version("js-tiktoken")} (o200k_base, OpenAI), ` +
+      `@anthropic-ai/tokenizer ${version("@anthropic-ai/tokenizer")} (Claude: exact before Claude 3, ` +
+      "an approximation since); " +
+      "each side's tool definitions as its SDK serializes them (JSON.stringify).",
+    `T  ${CONVERSATION_SIZE} commands (half gated), a ${TURNS}-turn runToolLoop with the openai dialect; ` +
+      "availability changes before requests 3, 5, 7, 9.",
+    "T  Tool-definition tokens per request, o200k_base / Claude; cached = in the prefix " +
+      "byte-identical to the previous request's; per-req = the per-request part (none today).",
+    ...tabulate(
+      ["turn", "available: tools", "cached", "per-req", "declared: tools", "cached", "per-req"],
+      available.openai.map((turn, index) => {
+        const claude = available.claude[index] as TurnTokens;
+        const stable = declared.openai[index] as TurnTokens;
+        const stableClaude = declared.claude[index] as TurnTokens;
+        return [
+          String(index + 1),
+          both(turn.tools, claude.tools),
+          both(turn.cached, claude.cached),
+          both(turn.perRequest, claude.perRequest),
+          both(stable.tools, stableClaude.tools),
+          both(stable.cached, stableClaude.cached),
+          both(stable.perRequest, stableClaude.perRequest),
+        ];
+      }),
+    ),
+    "",
+    "T  Every side and size: tool-definition tokens (o200k_base / Claude) of the first request, " +
+      `of all ${TURNS}, and the cacheable share of requests 2–${TURNS}.`,
+    ...tabulate(
+      ["side", "commands", "request 1", `all ${TURNS} requests`, `cacheable 2–${TURNS}`],
+      measured.map((each) => {
+        const first = (turns: TurnTokens[]) => turns[0]?.tools ?? 0;
+        const conversation = each.openai.length > 1;
+        return [
+          each.side,
+          int(each.size),
+          both(first(each.openai), first(each.claude)),
+          conversation
+            ? both(
+                sum(each.openai, (turn) => turn.tools + turn.perRequest),
+                sum(each.claude, (turn) => turn.tools + turn.perRequest),
+              )
+            : "—",
+          conversation
+            ? `${percent(cacheableShare(each.openai))}% / ${percent(cacheableShare(each.claude))}%`
+            : "—",
+        ];
+      }),
+    ),
+  ];
+
+  // The cache-stable option does not exist yet (issue 44, step 3): until it does, `<p>` is
+  // today's stable list, offer "declared". Tools on demand do not exist yet either: `<q>` is 100.
+  const stableShare = cacheableShare(declared.openai);
+  const availableShare = cacheableShare(available.openai);
+  const line =
+    `TOKENS: cacheable ${percent(stableShare)}% of tool-definition tokens over ${TURNS} turns ` +
+    `(available ${percent(availableShare)}%); on demand 100% of all tools at 1000 commands`;
+
+  const rows: Row[] = [
+    {
+      id: "T cache",
+      what: `cacheable share, requests 2–${TURNS}, ${CONVERSATION_SIZE} commands, cache-stable list (today offer "declared"), o200k`,
+      value: `${percent(stableShare)} %`,
+      range: `Claude ${percent(cacheableShare(declared.claude))} %`,
+      target: "100 %",
+      verdict: stableShare === 1 ? "pass" : "FAIL",
+    },
+    {
+      id: "T avail",
+      what: `the same, offer "available" (the loop's default today)`,
+      value: `${percent(availableShare)} %`,
+      range: `Claude ${percent(cacheableShare(available.claude))} %`,
+      target: "(reference)",
+      verdict: "info",
+    },
+  ];
+  const large = sizes.includes(1000) ? 1000 : CONVERSATION_SIZE;
+  const perRequest = find('bridge, offer "declared"', large).openai[0]?.tools ?? 0;
+  const aiSdk = find("AI SDK, every tool", large).openai[0]?.tools ?? 0;
+  rows.push({
+    id: `T ${large}`,
+    what: `tool-definition tokens per request, ${int(large)} commands, offer "declared" / AI SDK, o200k`,
+    value: `${(perRequest / aiSdk).toFixed(2)}×`,
+    range: `${int(perRequest)} / ${int(aiSdk)}`,
+    target: "(reference)",
+    verdict: "info",
+  });
+  return { rows, table, line };
+}

@@ -1,0 +1,17 @@
+/**
+ * The two OpenAI dialects, the entrypoint `ignite-element/tools/openai`: `openai` speaks Chat
+ * Completions (chat.ts), `openaiResponses` the Responses API (responses.ts); both take the same
+ * options (shared.ts) and OpenAI's strict mode as a value.
+ */
+import { OPENAI_STRICT, type StrictRule } from "../../wire/strict.js";
+
+export type { StrictRule } from "../../wire/strict.js";
+export * from "./chat.js";
+export * from "./responses.js";
+export type { OpenAIOptions } from "./shared.js";
+
+/**
+ * OpenAI's strict mode (structured outputs), as a value: `openai({ strict: openaiStrict })` and
+ * `openaiResponses({ strict: openaiStrict })` carry it in any build, a browser's included.
+ */
+export const openaiStrict: StrictRule = OPENAI_STRICT;
