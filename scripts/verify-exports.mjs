@@ -184,6 +184,8 @@ try {
   const { devDependencies } = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
   const peers = [...new Set(Object.values(ENTRYPOINTS).flatMap((entry) => entry.peers))];
   if (peers.length > 0) peers.push("@types/node");
+  // The MCP client that plays the host of the ignite-mcp check below (2b).
+  peers.push("@modelcontextprotocol/client");
   check("npm install <tarball> and the optional peers in temp project", () =>
     run(
       "npm",
@@ -231,7 +233,8 @@ try {
 
   // --- (2b) the commands, run from the installed tarball ----------------------
   // Each command answers --help, and ignite-mcp serves a module's component over stdio to the
-  // SDK's Client, started from the consumer's node_modules/.bin as npx would.
+  // SDK v2 Client negotiating auto (2026-07-28, or 2025-11-25 if that fails), started from the
+  // consumer's node_modules/.bin as npx would.
   for (const { name } of loadEntrypoints().bins) {
     check(
       `bin ${name} --help`,
@@ -244,9 +247,9 @@ try {
   );
   writeFileSync(
     join(consumer, "bin-check.mjs"),
-    `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-const client = new Client({ name: "verify", version: "1.0.0" });
+    `import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+const client = new Client({ name: "verify", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
 await client.connect(new StdioClientTransport({ command: "node_modules/.bin/ignite-mcp", args: ["./lamp.mjs"] }));
 const { tools } = await client.listTools();
 const called = await client.callTool({ name: "toggle", arguments: {} });

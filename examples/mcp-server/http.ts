@@ -1,10 +1,11 @@
 /**
  * The XState media player (examples/xstate) served as a Model Context Protocol server over
- * Streamable HTTP by `serveMcpHttp`: each client session gets its own SDK `Server`, all bound by
- * `serveMcp` to the one player, so a call from any client, or a send from the application itself,
- * changes what every client is offered. The `Host` and `Origin` of every request are checked (a
- * web page cannot drive it), sessions left idle are closed, and a client whose SSE stream drops
- * resumes it from the events the session kept.
+ * Streamable HTTP by `serveMcpHttp`, to clients of both protocol revisions on one endpoint: a
+ * 2026-07-28 client's every request, and a 2025-11-25 client's session, gets an SDK `Server` bound
+ * to the one player, so a call from any client, or a send from the application itself, changes
+ * what every client is offered. The `Host` and `Origin` of every request are checked (a web page
+ * cannot drive it), sessions left idle are closed, and a 2025-11-25 client whose SSE stream drops
+ * resumes it from the events its session kept.
  *
  *   node --import tsx examples/mcp-server/http.ts     # then point an MCP client at the URL
  */

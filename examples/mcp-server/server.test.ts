@@ -1,4 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { Client as V2Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport as V2StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
@@ -158,4 +160,64 @@ describe("the todo list served as an MCP server over stdio, in a child process",
       events: [{ type: "todos/clearCompleted" }],
     });
   });
+});
+
+/** The SDK v2 `Client` negotiating `mode`, on a server process of its own. */
+async function v2Client(mode: "auto" | "legacy") {
+  const v2 = new V2Client(
+    { name: "examples-test-v2", version: "1.0.0" },
+    { versionNegotiation: { mode } },
+  );
+  await v2.connect(
+    new V2StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", server],
+      cwd: root,
+      stderr: "ignore",
+    }),
+  );
+  return v2;
+}
+
+describe("the todo list over stdio, to clients of both protocol revisions", () => {
+  it("serves a 2026-07-28 client (the v2 Client negotiating auto): a list it may cache, and calls", async () => {
+    const v2 = await v2Client("auto");
+    try {
+      expect(v2.getProtocolEra()).toBe("modern");
+      const listed = await v2.listTools();
+      expect(listed.tools.map((tool) => tool.name)).toEqual([
+        "add",
+        "clearCompleted",
+        "remove",
+        "toggle",
+      ]);
+      expect(listed).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
+      const result = await v2.callTool({ name: "add", arguments: { title: "Buy milk" } });
+      expect(result.structuredContent).toEqual({
+        snapshot: { items: [{ id: 1, title: "Buy milk", done: false }], nextId: 2 },
+        events: [{ type: "todos/add", payload: { title: "Buy milk" } }],
+      });
+    } finally {
+      await v2.close();
+    }
+  }, 30_000);
+
+  it("serves a 2025-11-25 client (the v2 Client negotiating legacy) as before", async () => {
+    const v2 = await v2Client("legacy");
+    try {
+      expect(v2.getProtocolEra()).toBe("legacy");
+      const listed = await v2.listTools();
+      expect(listed.tools.map((tool) => tool.name)).toEqual([
+        "add",
+        "clearCompleted",
+        "remove",
+        "toggle",
+      ]);
+      expect(listed).not.toHaveProperty("ttlMs");
+      const early = await v2.callTool({ name: "toggle", arguments: { value: 1 } });
+      expect(early.isError).toBe(true);
+    } finally {
+      await v2.close();
+    }
+  }, 30_000);
 });

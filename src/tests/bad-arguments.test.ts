@@ -1,9 +1,9 @@
 import { getActiveResourcesInfo } from "node:process";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Server } from "@modelcontextprotocol/server";
 import { trace } from "@opentelemetry/api";
 import fc from "fast-check";
 import { serveMcpHttp } from "ignite-element/tools/mcp-http";
-import { serveMcp } from "ignite-element/tools/mcp-server";
+import { mcpServerFactory, serveMcp } from "ignite-element/tools/mcp-server";
 import { fromMobx } from "ignite-element/tools/mobx";
 import { openai } from "ignite-element/tools/openai";
 import { otelTracer } from "ignite-element/tools/otel";
@@ -523,6 +523,16 @@ describe("the MCP hosts refuse a bad option before anything listens", () => {
     ["idleTimeoutMs of NaN", { idleTimeoutMs: Number.NaN }, "not NaN"],
     ["idleTimeoutMs as a word", { idleTimeoutMs: "x" }, 'not "x" (a string)'],
     ["idleTimeoutMs of Infinity", { idleTimeoutMs: Number.POSITIVE_INFINITY }, "not Infinity"],
+    [
+      "a requestStateKey shorter than 32 bytes",
+      { requestStateKey: "short" },
+      'serveMcpHttp: requestStateKey must be a string or a Uint8Array of at least 32 bytes, not "short" (a string)',
+    ],
+    [
+      "approvalTtlSeconds of 0",
+      { approvalTtlSeconds: 0 },
+      "serveMcpHttp: approvalTtlSeconds must be a whole number from 1 up, not 0",
+    ],
   ];
   it.each(cases)("rejects %s, leaving nothing listening", async (_, options, message) => {
     const before = listening();
@@ -532,9 +542,22 @@ describe("the MCP hosts refuse a bad option before anything listens", () => {
 
   it("refuses serveMcp without a server, saying what it takes", () => {
     expect(() => serveMcp(loose(undefined), new Counter())).toThrow(
-      "serveMcp: server must be an MCP SDK Server (new Server({ name, version }) from @modelcontextprotocol/sdk/server/index.js), not undefined",
+      "serveMcp: server must be an MCP SDK Server (new Server({ name, version }) from @modelcontextprotocol/server), not undefined",
     );
     expect(() => serveMcp(new Server({ name: "t", version: "1" }), new Counter())).not.toThrow();
+  });
+
+  it("refuses a requestStateKey shorter than 32 bytes, naming the function it was given to", () => {
+    const server = new Server({ name: "t", version: "1" });
+    expect(() => serveMcp(server, new Counter(), { requestStateKey: new Uint8Array(16) })).toThrow(
+      "serveMcp: requestStateKey must be a string or a Uint8Array of at least 32 bytes",
+    );
+    expect(() => mcpServerFactory(new Counter(), { requestStateKey: "k".repeat(31) })).toThrow(
+      "mcpServerFactory: requestStateKey must be a string or a Uint8Array of at least 32 bytes",
+    );
+    expect(() =>
+      mcpServerFactory(new Counter(), { requestStateKey: "k".repeat(32) }),
+    ).not.toThrow();
   });
 });
 

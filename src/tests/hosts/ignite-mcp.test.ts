@@ -4,6 +4,8 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { Client as V2Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport as V2StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -13,7 +15,7 @@ import {
   ElicitRequestSchema,
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { projectWith } from "../setup/packed.js";
 import { node22 } from "./node22.js";
 
@@ -62,7 +64,10 @@ let bin: string;
 const run = promisify(execFile);
 
 beforeAll(() => {
-  project = projectWith(inject("tarball"), ["@modelcontextprotocol/sdk"]);
+  project = projectWith(inject("tarball"), [
+    "@modelcontextprotocol/server",
+    "@modelcontextprotocol/node",
+  ]);
   writeFileSync(join(project, "thermostat.js"), block("js thermostat.js"));
   writeFileSync(join(project, "tickets.ts"), block("ts tickets.ts"));
   elsewhere = mkdtempSync(join(tmpdir(), "a-host-"));
@@ -114,6 +119,41 @@ describe("ignite-mcp in the host configurations of docs/serving.md", () => {
         await client.callTool({ name: "startHeating", arguments: {} });
         const stopped = await client.callTool({ name: "stopHeating", arguments: {} });
         expect([early.isError, stopped.isError]).toEqual([true, undefined]);
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
+
+  it.each(["auto", "legacy"] as const)(
+    "serves the SDK v2 Client negotiating %s over stdio, from the Claude Desktop configuration",
+    async (mode) => {
+      const launch = HOSTS["Claude Desktop"]?.() ?? { command: "", args: [] };
+      const args = launch.args.map((arg) => arg.replaceAll(PLACEHOLDER, project));
+      const client = new V2Client(
+        { name: "host", version: "1.0.0" },
+        { versionNegotiation: { mode } },
+      );
+      await client.connect(
+        new V2StdioClientTransport({
+          command: launch.command,
+          args,
+          cwd: elsewhere,
+          stderr: "ignore",
+        }),
+      );
+      try {
+        expect(client.getProtocolEra()).toBe(mode === "auto" ? "modern" : "legacy");
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual(
+          expect.arrayContaining(["setTarget", "startHeating"]),
+        );
+        const set = await client.callTool({ name: "setTarget", arguments: { value: 22 } });
+        expect(set.structuredContent).toEqual({
+          snapshot: { target: 22, heating: false },
+          events: [],
+        });
       } finally {
         await client.close();
       }
@@ -211,6 +251,36 @@ describe("ignite-mcp on the command line", () => {
       available: ["setTarget", "startHeating"],
     });
   });
+
+  it("tells a 2026-07-28 client over stdio that the tools available changed, on its subscription", async () => {
+    const relisted: string[][] = [];
+    const client = new V2Client(
+      { name: "host", version: "1.0.0" },
+      {
+        versionNegotiation: { mode: "auto" },
+        listChanged: {
+          tools: {
+            debounceMs: 0,
+            onChanged: (error, tools) => {
+              if (error === null && tools !== null) relisted.push(tools.map((tool) => tool.name));
+            },
+          },
+        },
+      },
+    );
+    const args = [join(project, "thermostat.js"), "--offer", "available"];
+    await client.connect(new V2StdioClientTransport({ command: bin, args, stderr: "ignore" }));
+    try {
+      expect(client.getProtocolEra()).toBe("modern");
+      await client.callTool({ name: "startHeating", arguments: {} });
+
+      await vi.waitFor(() => expect(relisted).toEqual([["setTarget", "stopHeating"]]), {
+        timeout: 10_000,
+      });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it("offers the wait tool with --wait, answered when the component's event comes", async () => {
     // A bell whose ring is an event: the wait hears it while the ring call runs beside it.
@@ -455,7 +525,7 @@ export const options = {
     expect({ code, stderr }).toEqual({
       code: 1,
       stderr:
-        'ignite-mcp: ./listens.mjs exports options with "port", which serveMcp does not take (it takes approve, wait, offer, timeoutMs, project, onWarning, tracer, validator, maxInputBytes, maxInputDepth, maxResultChars); where to listen is the flags\' (--http, --host, --allowed-host).\n',
+        'ignite-mcp: ./listens.mjs exports options with "port", which serveMcp does not take (it takes approve, wait, offer, timeoutMs, project, onWarning, tracer, validator, maxInputBytes, maxInputDepth, maxResultChars, requestStateKey, approvalTtlSeconds, ledger, listTtlMs); where to listen is the flags\' (--http, --host, --allowed-host).\n',
     });
   });
 

@@ -217,7 +217,8 @@ describe("serveMcpHttp: sessions expire", () => {
       Array.from({ length: 20 }, () => connect(url, { fetch: counting })),
     );
     const goneId = gone[0]?.transport.sessionId ?? "";
-    expect(light.watchers().peak).toBe(21);
+    // One watch per 2025-11-25 session, and one for the 2026-07-28 clients' subscriptions.
+    expect(light.watchers().peak).toBe(22);
 
     // Every host's GET stream is open first: a client closed while its GET request is still on
     // its way leaves a stream the server opens after the client is gone, which holds its session
@@ -233,7 +234,7 @@ describe("serveMcpHttp: sessions expire", () => {
     await vi.waitFor(
       () => {
         vi.advanceTimersByTime(idleTimeoutMs);
-        expect(light.watchers().now).toBe(1);
+        expect(light.watchers().now).toBe(2);
       },
       { timeout: 15_000 },
     );
@@ -352,7 +353,10 @@ describe("serveMcpHttp: size limits and malformed requests are the SDK transport
         body: rpcError(-32000, "Payload Too Large: Request body must not exceed 4194304 bytes"),
       },
       notJson: { status: 400, body: rpcError(-32700, "Parse error: Invalid JSON") },
-      notJsonRpc: { status: 400, body: rpcError(-32700, "Parse error: Invalid JSON-RPC message") },
+      notJsonRpc: {
+        status: 400,
+        body: rpcError(-32600, "Bad Request: the request body is not a valid JSON-RPC message"),
+      },
       notJsonContentType: {
         status: 415,
         body: rpcError(-32000, "Unsupported Media Type: Content-Type must be application/json"),

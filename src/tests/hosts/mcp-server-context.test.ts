@@ -1,6 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolResultSchema,
   type LoggingMessageNotification,
@@ -8,6 +7,7 @@ import {
   type Progress,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/server";
 import type { AgentComponent } from "ignite-element/tools";
 import { type ServeMcpOptions, serveMcp } from "ignite-element/tools/mcp-server";
 import { afterEach, describe, expect, it } from "vitest";

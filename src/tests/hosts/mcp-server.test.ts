@@ -1,6 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolRequest,
   CallToolResultSchema,
@@ -9,6 +8,7 @@ import {
   type ElicitResult,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/server";
 import { type AgentComponent, approval, type JsonSchema } from "ignite-element/tools";
 import { type ServeMcpOptions, serveMcp } from "ignite-element/tools/mcp-server";
 import { afterEach, describe, expect, it } from "vitest";
@@ -653,6 +653,20 @@ describe("serveMcp: binding and unbinding", () => {
       /^Error \(ExecuteFailed\): Command "slow" failed: did not finish within 20 ms/,
     );
     expect(read.structuredContent).toEqual({ snapshot: { shown: "hello" }, events: [] });
+  });
+
+  it("tells onWarning of no option it takes, the dialect's and the 2026-07-28 ones included", () => {
+    const warnings: string[] = [];
+
+    serveMcp(new Server({ name: "t", version: "1" }), vault().component, {
+      maxResultChars: 1000,
+      listTtlMs: 5000,
+      requestStateKey: "k".repeat(32),
+      approvalTtlSeconds: 60,
+      onWarning: (warning) => warnings.push(warning.message),
+    });
+
+    expect(warnings).toEqual([]);
   });
 
   it("detaches: the tool handlers are gone and the component is no longer watched", async () => {

@@ -7,8 +7,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/server";
 import { type AgentComponent, waitTool } from "ignite-element/tools";
 import { serveMcpHttp } from "ignite-element/tools/mcp-http";
 import { type ServeMcpOptions, serveMcp } from "ignite-element/tools/mcp-server";

@@ -5,13 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 
 // The MCP snippets of docs/dialects/mcp.md and docs/serving.md, compiled as a project with `exactOptionalPropertyTypes` would
 // compile them: the SDK's `CallToolRequest["params"]` (whose `arguments` may be `undefined`) goes
-// into `handleToolCalls` without a cast.
+// into `handleToolCalls` without a cast; the SDK v2 snippets of serving.md take the same flag.
 const root = join(import.meta.dirname, "../../..");
 // Beside the docs test's snippets, in the directory git ignores.
 const out = join(import.meta.dirname, "../.snippets", `exact-optional-${process.pid}`);
 const snippets = ["dialects/mcp.md", "serving.md"].flatMap((page) =>
   [...readFileSync(join(root, "docs", page), "utf8").matchAll(/```ts(?: no-run)?\n([\s\S]*?)```/g)]
-    .filter((match) => match[1]?.includes("@modelcontextprotocol/sdk"))
+    .filter((match) => match[1]?.includes("@modelcontextprotocol/"))
     .map((match, index) => ({
       path: join(out, `${page.replace(/\W/g, "_")}_${index + 1}.ts`),
       source: `${match[1] ?? ""}\nexport {};\n`,

@@ -4,6 +4,11 @@ import type {
   ListToolsResult,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolRequest as V2CallToolRequest,
+  CallToolResult as V2CallToolResult,
+  ListToolsResult as V2ListToolsResult,
+} from "@modelcontextprotocol/server";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type McpCall,
@@ -37,6 +42,14 @@ describe("the mcp dialect's types against @modelcontextprotocol/sdk", () => {
   it("answers with a result the SDK accepts as a CallToolResult", () => {
     expectTypeOf<McpToolResult>().toExtend<CallToolResult>();
     expectTypeOf(bridge.handleToolCalls).returns.resolves.toEqualTypeOf<McpToolResult[]>();
+  });
+
+  it("fits the SDK v2 types (@modelcontextprotocol/server) the same way", () => {
+    expectTypeOf<McpToolList>().toExtend<V2ListToolsResult>();
+    expectTypeOf<V2CallToolRequest["params"]>().toExtend<
+      Parameters<typeof bridge.handleToolCalls>[0]
+    >();
+    expectTypeOf<McpToolResult>().toExtend<V2CallToolResult>();
   });
 
   it("is a plain ToolDialect: there is no conversation to append to", () => {

@@ -27,3 +27,23 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
       configurable: true,
     });
 }
+
+/** A JSON value, as `JSON.parse` gives one. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** Whether `value` is JSON through and through: an object whose every value is a JSON value. */
+export function isJsonObject(value: unknown): value is { [key: string]: JsonValue } {
+  return isRecord(value) && Object.values(value).every(isJsonValue);
+}
+
+function isJsonValue(value: unknown): value is JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  return Array.isArray(value) ? value.every(isJsonValue) : isJsonObject(value);
+}

@@ -104,12 +104,13 @@ async function main(argv: readonly string[]): Promise<void> {
   const sdk = await importSdk();
 
   if (port === undefined) {
-    const server = new sdk.Server(serverInfo);
-    sdk.serveMcp(server, component, options);
-    await server.connect(new sdk.StdioServerTransport());
+    // Both revisions on stdio: the SDK reads the client's opening and pins a server of its era.
+    const factory = sdk.mcpServerFactory(component, { ...options, serverInfo });
+    const handle = sdk.serveStdio(factory);
     // The host ends the session by closing our stdin: stop, whatever the component keeps running.
     process.stdin.once("close", () => {
-      void server.close().finally(() => process.exit(0));
+      factory.close();
+      void handle.close().finally(() => process.exit(0));
     });
     return;
   }
@@ -163,6 +164,10 @@ const MODULE_OPTIONS: Record<keyof ServeMcpOptions, true> = {
   maxInputBytes: true,
   maxInputDepth: true,
   maxResultChars: true,
+  requestStateKey: true,
+  approvalTtlSeconds: true,
+  ledger: true,
+  listTtlMs: true,
 };
 
 interface Served {
@@ -284,17 +289,15 @@ function isComponent(value: unknown): value is AgentComponent<unknown, RuntimeEv
 /** The MCP SDK, an optional peer: loaded only now, so its absence is a sentence, not a trace. */
 async function importSdk() {
   try {
-    const [{ Server }, { StdioServerTransport }, { serveMcp }, { serveMcpHttp }] =
-      await Promise.all([
-        import("@modelcontextprotocol/sdk/server/index.js"),
-        import("@modelcontextprotocol/sdk/server/stdio.js"),
-        import("./mcp-server.js"),
-        import("./mcp-http.js"),
-      ]);
-    return { Server, StdioServerTransport, serveMcp, serveMcpHttp };
+    const [{ serveStdio }, { mcpServerFactory }, { serveMcpHttp }] = await Promise.all([
+      import("@modelcontextprotocol/server/stdio"),
+      import("./mcp-server.js"),
+      import("./mcp-http.js"),
+    ]);
+    return { serveStdio, mcpServerFactory, serveMcpHttp };
   } catch (error) {
     throw new Refusal(
-      `cannot load the MCP SDK (${messageOf(error)}): install @modelcontextprotocol/sdk next to ignite-element.`,
+      `cannot load the MCP SDK (${messageOf(error)}): install @modelcontextprotocol/server and @modelcontextprotocol/node next to ignite-element.`,
     );
   }
 }

@@ -1,15 +1,24 @@
 /**
- * `ignite-element/tools/mcp-http` (Node only): a component served over MCP's Streamable HTTP,
- * safe to leave running — `serveMcp` on a `node:http` server with the SDK's
- * `StreamableHTTPServerTransport`, one SDK `Server` per client session, `Host` and `Origin`
- * checked, idle sessions closed, and dropped SSE streams resumable.
+ * `ignite-element/tools/mcp-http` (Node only): a component served over MCP's Streamable HTTP to
+ * clients of both protocol revisions on one endpoint, safe to leave running. A 2026-07-28
+ * request stands alone: the SDK's `createMcpHandler` answers it with a fresh `Server` from
+ * `mcpServerFactory`, so any node behind a load balancer may take any request. A 2025-11-25
+ * client keeps its session, as that revision requires: one SDK `Server` per session over the
+ * SDK's `WebStandardStreamableHTTPServerTransport` (through `toNodeHandler`), idle sessions
+ * closed, dropped SSE streams resumable.
+ * `Host` and `Origin` are checked for both.
  */
 
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  InMemoryServerEventBus,
+  isLegacyRequest,
+  type JSONRPCMessage,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import {
   aName,
   anObject,
@@ -22,7 +31,8 @@ import {
 } from "../core/checks.js";
 import type { AgentComponent, RuntimeEvent } from "../core/types.js";
 import { sessionEvents } from "./event-store.js";
-import { type ServeMcpOptions, serveMcp } from "./mcp-server.js";
+import { checkAsking } from "./mcp-asked.js";
+import { mcpServerFactory, type ServeMcpOptions } from "./mcp-server.js";
 
 /** Options of `serveMcpHttp`: where to listen, who may connect, and `serveMcp`'s own. */
 export interface ServeMcpHttpOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
@@ -60,7 +70,10 @@ export interface ServeMcpHttpOptions<S = unknown, E extends RuntimeEvent = Runti
    * @default 1_800_000 (30 minutes)
    */
   readonly idleTimeoutMs?: number;
-  /** The name and version the server gives in `initialize`. @default { name: "ignite-element", version: "1.0.0" } */
+  /**
+   * The name and version the server gives, in `initialize` (2025-11-25) and `server/discover`
+   * (2026-07-28). @default { name: "ignite-element", version: "1.0.0" }
+   */
   readonly serverInfo?: { readonly name: string; readonly version: string };
 }
 
@@ -78,25 +91,30 @@ const RETRY_MS = 1000;
 
 /** One client session: its transport, and what keeps it alive. */
 interface Session {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   /** Requests of the session still open: a running call, a GET stream. */
   open: number;
   idle: ReturnType<typeof setTimeout> | undefined;
 }
 
 /**
- * Serves `component` over MCP's Streamable HTTP on `host:port` at `path`: each client session gets
- * its own SDK `Server` bound by `serveMcp` to the one component, so a call from any client, or a
+ * Serves `component` over MCP's Streamable HTTP on `host:port` at `path`, to clients of the
+ * 2026-07-28 revision (each request answered on its own, `server/discover`, cacheable lists,
+ * `subscriptions/listen` for `list_changed`, approvals as `input_required` results) and of
+ * 2025-11-25 (a session each, elicitation for approvals), on the same endpoint. Every request, of
+ * either revision, goes through one bridge to the one component, so a call from any client, or a
  * change the application makes, reaches every client. It also
  *
- * - refuses, `403`, a request whose `Host` or `Origin` is not allowed (the SDK transport's own
- *   check), so a web page cannot drive a local server (on by default for loopback hosts);
- * - closes a session left idle for `idleTimeoutMs`, detaching it from the component;
- * - keeps each session's last events so a client whose SSE stream dropped resumes it with
+ * - refuses, `403`, a request whose `Host` or `Origin` is not allowed, so a web page cannot
+ *   drive a local server (on by default for loopback hosts);
+ * - closes a 2025-11-25 session left idle for `idleTimeoutMs`, detaching it from the component;
+ * - keeps each such session's last events so a client whose SSE stream dropped resumes it with
  *   `Last-Event-ID` and still gets the result of its call.
  *
- * Request size limits and malformed requests are the SDK transport's to answer (`413`, `400`
- * with a JSON-RPC parse error, `406`, `415`).
+ * A body over 4 MiB is `413`, one that is not JSON `400` with a JSON-RPC parse error; the rest
+ * of the protocol's refusals are the SDK's (`-32602` for a missing `_meta` envelope, `-32020`
+ * for headers that contradict the body, `404`/`-32601` for the methods 2026-07-28 removed,
+ * `406`, `415`).
  *
  * @example
  * ```ts
@@ -118,45 +136,55 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
     path = "/mcp",
     idleTimeoutMs = 1_800_000,
     serverInfo = { name: "ignite-element", version: "1.0.0" },
+    allowedHosts: _hosts,
+    allowedOrigins: _origins,
+    ...served
   } = options;
   if (!LOOPBACK.has(host) && options.allowedHosts === undefined) {
     throw new TypeError(
       `serveMcpHttp: listening on ${host} needs allowedHosts, the Host header values clients use (e.g. "mcp.example.com"): without them any web page could drive this server through DNS rebinding`,
     );
   }
-  // A malformed schema is a TypeError now, not at the first client's initialize.
-  serveMcp(new Server(serverInfo), component, options)();
+  // A malformed schema is a TypeError now, not at the first client's request.
+  const bus = new InMemoryServerEventBus();
+  const factory = mcpServerFactory(component, { ...served, serverInfo, bus });
+  // 2025-11-25 requests never reach it: they are routed to their sessions first.
+  const modern = createMcpHandler(factory, { legacy: "reject", bus });
 
   const sessions = new Map<string, Session>();
-  let allowedHosts: string[] = [];
-  let allowedOrigins: string[] = [];
+  let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
 
-  /** A new session: its transport and SDK `Server`, bound to the component. */
+  /** A new 2025-11-25 session: its transport and SDK `Server`, bound to the component. */
   async function openSession(): Promise<Session> {
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, session);
+        idleFrom(session);
       },
       eventStore: sessionEvents<JSONRPCMessage>(),
       retryInterval: RETRY_MS,
-      // The SDK's own check; it marks these options deprecated in favour of framework
-      // middleware, which checks Host only and only for Express.
-      enableDnsRebindingProtection: true,
-      allowedHosts,
-      allowedOrigins,
     });
     const session: Session = { transport, open: 0, idle: undefined };
-    const server = new Server(serverInfo);
-    const detach = serveMcp(server, component, options);
+    const server = factory({ era: "legacy" });
     // The session ends: the client's DELETE, the idle timeout, or `close()`.
+    const detach = server.onclose;
     server.onclose = () => {
-      detach();
+      detach?.();
       clearTimeout(session.idle);
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
     return session;
+  }
+
+  /** Closes `session` after `idleTimeoutMs` unless a request comes first. */
+  function idleFrom(session: Session): void {
+    clearTimeout(session.idle);
+    session.idle = setTimeout(() => void session.transport.close(), idleTimeoutMs);
+    // An idle session never keeps the process alive.
+    session.idle.unref();
   }
 
   /** Keeps `session` alive while `response` is open; idle from when its last request ends. */
@@ -165,42 +193,68 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
     clearTimeout(session.idle);
     response.once("close", () => {
       session.open -= 1;
-      if (session.open > 0) return;
-      session.idle = setTimeout(() => void session.transport.close(), idleTimeoutMs);
-      // An idle session never keeps the process alive.
-      session.idle.unref();
+      if (session.open === 0) idleFrom(session);
     });
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== path) {
-      response.writeHead(404).end();
-      return;
-    }
-    const id = request.headers["mcp-session-id"];
-    if (typeof id === "string") {
+  /** A 2025-11-25 request: its session's, or, for an `initialize`, a new session's. */
+  async function legacy(request: Request): Promise<Response> {
+    const id = request.headers.get("mcp-session-id");
+    if (id !== null) {
       const session = sessions.get(id);
-      if (session === undefined) {
-        // What the SDK answers for a session it closed; clients then start a new one.
-        sendError(response, 404, -32001, "Session not found");
-        return;
-      }
-      hold(session, response);
-      await session.transport.handleRequest(request, response);
-      return;
+      // What the SDK answers for a session it closed; clients then start a new one.
+      if (session === undefined) return rpcError(404, -32001, "Session not found");
+      const response = await session.transport.handleRequest(request);
+      return request.method === "GET" ? opened(response) : response;
     }
-    // No session yet: only an initialize request opens one, which the transport checks (with the
-    // Host and Origin); anything else leaves a transport without a session, closed at once.
+    // No session yet: only an initialize request opens one, which the transport checks; anything
+    // else leaves a transport without a session, closed at once.
     const session = await openSession();
-    hold(session, response);
-    await session.transport.handleRequest(request, response);
+    const response = await session.transport.handleRequest(request);
     if (session.transport.sessionId === undefined) await session.transport.close();
+    return response;
+  }
+
+  /** One request of either revision, as the SDK's web-standard handlers take it. */
+  async function route(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname !== path) return new Response(null, { status: 404 });
+    // The MCP spec's protection against DNS rebinding, for both revisions, as the SDK's v1
+    // transport checked it: exact `Host` values, port included, and exact origins. (The SDK's
+    // `validateHostHeader` and `validateOriginHeader` compare hostnames without the port, which
+    // would accept another server's port on the same machine.)
+    const hostHeader = request.headers.get("host");
+    if (hostHeader === null || !allowedHosts.has(hostHeader)) {
+      return rpcError(403, -32000, `Invalid Host header: ${hostHeader ?? "(none)"}`);
+    }
+    const origin = request.headers.get("origin");
+    if (origin !== null && !allowedOrigins.has(origin)) {
+      return rpcError(403, -32000, `Invalid Origin header: ${origin}`);
+    }
+    // The SDK's own classification: a request without the 2026-07-28 envelope is 2025-11-25's.
+    const isLegacy = await isLegacyRequest(request);
+    return isLegacy ? legacy(request) : modern.fetch(request);
+  }
+  const serve = toNodeHandler({ fetch: route });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // A session's request keeps it alive while it is open (a running call, a GET stream).
+    const id = request.headers["mcp-session-id"];
+    const session = typeof id === "string" ? sessions.get(id) : undefined;
+    if (session !== undefined) hold(session, response);
+    await serve(request, response);
   }
 
   const http = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (response.headersSent) response.end();
-      else sendError(response, 500, -32603, `Internal error: ${String(error)}`);
+      else {
+        const body = {
+          jsonrpc: "2.0",
+          error: { code: -32603, message: `Internal error: ${String(error)}` },
+          id: null,
+        };
+        response.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+      }
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -214,16 +268,19 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
   if (address === null || typeof address === "string") throw new Error("not a TCP server");
   const hostname = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   const url = new URL(`http://${hostname}:${address.port}${path}`);
-  allowedHosts = options.allowedHosts
+  const hosts = options.allowedHosts
     ? [...options.allowedHosts]
     : ["localhost", "127.0.0.1", "[::1]"].map((name) => `${name}:${address.port}`);
-  allowedOrigins = options.allowedOrigins
-    ? [...options.allowedOrigins]
-    : allowedHosts.flatMap((name) => [`http://${name}`, `https://${name}`]);
+  allowedHosts = new Set(hosts);
+  allowedOrigins = new Set(
+    options.allowedOrigins ?? hosts.flatMap((name) => [`http://${name}`, `https://${name}`]),
+  );
 
   return {
     url,
     async close() {
+      factory.close();
+      await modern.close();
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       http.closeAllConnections();
       await new Promise<void>((resolve, reject) =>
@@ -231,6 +288,32 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
       );
     },
   };
+}
+
+/**
+ * A GET stream that starts with an SSE comment. The SDK's transport opens it without writing to
+ * it, and Node sends a response's headers with its first byte: without one, the client would not
+ * know its stream is open until the first event or keep-alive, up to 15 s later. Clients ignore
+ * comments.
+ */
+function opened(response: Response): Response {
+  if (
+    response.body === null ||
+    !response.headers.get("content-type")?.startsWith("text/event-stream")
+  ) {
+    return response;
+  }
+  const comment = new TextEncoder().encode(": open\n\n");
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({ start: (stream) => stream.enqueue(comment) }),
+  );
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** A JSON-RPC error with no request id, as the SDK transport answers. */
+function rpcError(status: number, code: number, message: string): Response {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+  return new Response(body, { status, headers: { "Content-Type": "application/json" } });
 }
 
 /** A path of the server's own, as a URL has it. */
@@ -253,11 +336,9 @@ function checkHttpOptions(options: unknown): void {
   checkOptional(who, "allowedHosts", read("allowedHosts"), names);
   checkOptional(who, "allowedOrigins", read("allowedOrigins"), names);
   checkOptional(who, "idleTimeoutMs", read("idleTimeoutMs"), wholeNumber(1, MAX_TIMER_MS));
-}
-
-/** A JSON-RPC error with no request id, as the SDK transport answers. */
-function sendError(response: ServerResponse, status: number, code: number, message: string) {
-  response
-    .writeHead(status, { "Content-Type": "application/json" })
-    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  const asked = {
+    requestStateKey: read("requestStateKey"),
+    approvalTtlSeconds: read("approvalTtlSeconds"),
+  };
+  checkAsking(who, asked);
 }

@@ -1,45 +1,40 @@
 /**
- * `ignite-element/tools/mcp-server`: a component bound to the MCP SDK's low-level `Server`. The
- * `mcp` dialect does the translating; this is the part that needs the SDK: the two request
- * handlers, the capability, the `list_changed` notifications and the client's cancellations.
+ * `ignite-element/tools/mcp-server`: a component bound to the MCP SDK's low-level `Server`
+ * (`@modelcontextprotocol/server`, SDK v2), for clients of both protocol revisions: 2026-07-28,
+ * where every request stands alone (a fresh `Server` per request, from `mcpServerFactory`), and
+ * 2025-11-25, where a `Server` lives as long as its client's connection. The `mcp` dialect does
+ * the translating; this is the part that needs the SDK: the two request handlers, the
+ * capabilities, the cache hints, `list_changed`, and the approvals put to a person.
  */
-
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
-  ElicitResultSchema,
-  ListToolsRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-  SetLevelRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  type CacheScope,
+  type InputRequiredResult,
+  PROTOCOL_VERSION_META_KEY,
+  Server,
+  type ServerContext,
+  type ServerEventBus,
+} from "@modelcontextprotocol/server";
 import { igniteTools } from "#compat";
-import { NOT_ASKED } from "../approval/approval.js";
-import { answerAsked } from "../approval/asked.js";
 import { withDefaults } from "../bridge/defaults.js";
 import { partsOf } from "../bridge/pipeline.js";
 import type { IgniteToolsOptions, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
-import type { PendingCall } from "../core/approval.js";
 import { check, hasMethods } from "../core/checks.js";
-import { executeFailed } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import { err } from "../core/result.js";
-import type {
-  AgentComponent,
-  JsonSchema,
-  LogEntry,
-  LogLevel,
-  NeutralToolCall,
-  ProgressUpdate,
-  RuntimeEvent,
-  ToolOffer,
-} from "../core/types.js";
+import type { CallLedger } from "../core/ledger.js";
+import type { AgentComponent, RuntimeEvent, ToolOffer } from "../core/types.js";
 import { type McpOptions, type McpToolResult, mcp } from "../dialects/mcp/dialect.js";
-import { checkInput } from "../validation/cache.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../wire/result-text.js";
+import {
+  type Asking,
+  asking,
+  askOnConnection,
+  askPerson,
+  isInputRequired,
+  settleAsked,
+} from "./mcp-asked.js";
+import { checkedAgainstOutput, listenersFor, NO_ANSWER } from "./mcp-results.js";
 
-/** Options of `serveMcp`: the bridge's (`igniteTools`) and the dialect's (`mcp`). */
+/** Options of `serveMcp`: the bridge's (`igniteTools`), the dialect's (`mcp`) and the host's. */
 export interface ServeMcpOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
   extends IgniteToolsOptions<S, E>,
     McpOptions {
@@ -47,33 +42,205 @@ export interface ServeMcpOptions<S = unknown, E extends RuntimeEvent = RuntimeEv
    * Which commands `tools/list` answers with. `"declared"`: every declared command, whatever the
    * state — a gated command's description ends with its `availableWhen`, and a call made while it
    * is unavailable is answered `Unavailable` saying when it will be; the list changes only when the
-   * declarations do. `"available"`: the commands available now, with
-   * `notifications/tools/list_changed` each time that changes — only for clients that list the
-   * tools again when told (many hosts keep the first list: see docs/serving.md).
+   * declarations do, so a 2026-07-28 client may cache it (`listTtlMs`). `"available"`: the
+   * commands available now, with `notifications/tools/list_changed` each time that changes — only
+   * for clients that list the tools again when told (many hosts keep the first list: see
+   * docs/serving.md); its lists are never cached (`ttlMs: 0`).
    *
    * @default "declared"
    */
   offer?: ToolOffer;
+  /**
+   * The HMAC key (at least 32 bytes) that signs the `requestState` of an approval asked of a
+   * 2026-07-28 client: the state carries the held call, and the retry that brings the person's
+   * answer is refused unless it verifies. Give every server node the same key, so that the
+   * answer may reach any of them.
+   *
+   * @default 32 random bytes drawn for this process
+   */
+  requestStateKey?: string | Uint8Array;
+  /**
+   * How long the person has to answer an approval, in seconds: a retry with an older state is
+   * refused. @default 600
+   */
+  approvalTtlSeconds?: number;
+  /**
+   * Where an approved call is claimed and recorded before and after it runs, so that the retry
+   * carrying the person's answer runs it once however often it is delivered, and on whichever
+   * node: give every node the same durable ledger (`ignite-element/tools/ledger-redis`,
+   * `…/ledger-postgres`).
+   *
+   * @default the process's own in-memory ledger
+   */
+  ledger?: CallLedger;
+  /**
+   * How long a 2026-07-28 client may reuse a `tools/list` answer under `offer: "declared"`, in
+   * milliseconds (its `ttlMs`; `cacheScope` is `"public"`: the list is the same for every caller).
+   * @default 60_000
+   */
+  listTtlMs?: number;
 }
 
-const LIST_CHANGED = { method: "notifications/tools/list_changed" } as const;
+/** Options of `mcpServerFactory`: `serveMcp`'s, and what each `Server` it makes is given. */
+export interface McpServerFactoryOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
+  extends ServeMcpOptions<S, E> {
+  /** The name and version the server gives. @default { name: "ignite-element", version: "1.0.0" } */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /**
+   * Where a change of the tool list is published for 2026-07-28 clients listening with
+   * `subscriptions/listen`: the same bus given to `createMcpHandler` (`options.bus`), which
+   * delivers it on every open subscription stream.
+   */
+  readonly bus?: ServerEventBus;
+}
 
 /**
- * Serves `component` as the tools of an MCP SDK `Server`: answers `tools/list` with the commands
- * offered (every declared one by default, `offer: "available"` for those available now) and
- * `tools/call` through the bridge (validated, gated by the live state, executed once, one call at
- * a time), declares the `tools.listChanged` capability and sends
- * `notifications/tools/list_changed` once each time the offered tools change — after a call, or
- * when the component's `subscribe` says its state moved. Every failure of a call, an unknown or
- * unavailable tool included, is a `CallToolResult` with `isError: true` and a message the model
- * can act on. A client's `notifications/cancelled` aborts the call it names (and the `signal` of
- * its command's context); the command's `context.progress` goes out as `notifications/progress`
- * when the request carried a `progressToken`, its `context.log` as `notifications/message` under
- * the `logging` capability, filtered by the level the client set with `logging/setLevel`. A call
- * the `approve` policy asks about is put to the person through MCP elicitation when the client
- * supports it (run once if they accept, `Denied` otherwise); without it, it is answered `Denied`.
- * With `wait`, the wait tool is listed too: a wait answers when what it waits for happens, other
- * `tools/call`s are answered meanwhile, and the client's cancellation ends it.
+ * A factory of SDK `Server`s bound to one component, as `createMcpHandler` and `serveStdio`
+ * take it (`McpServerFactory`): every `Server` shares one bridge (one queue, one component), the
+ * approvals' signing key and the ledger.
+ */
+export interface IgniteMcpServerFactory {
+  (context?: McpServerContext): Server;
+  /** Stops watching the component; the servers already made keep answering. */
+  close(): void;
+}
+
+/**
+ * What `createMcpHandler` and `serveStdio` tell a factory about the `Server` they ask for (the
+ * SDK's `McpRequestContext`, as far as the factory reads it).
+ */
+export interface McpServerContext {
+  /** The revision the server will speak: `"modern"` for 2026-07-28, `"legacy"` for 2025-11-25. */
+  readonly era?: "legacy" | "modern";
+  /**
+   * The HTTP request the server answers, when it serves one request only (`createMcpHandler`
+   * sets it); without it, the server lives as long as its connection (`serveStdio`, a session).
+   */
+  readonly requestInfo?: Request;
+}
+
+/** What every server of one component shares. */
+interface Host<S, E extends RuntimeEvent> {
+  readonly component: AgentComponent<S, E>;
+  readonly bridge: ReturnType<typeof bridgeOf<S, E>>["bridge"];
+  readonly dialect: ReturnType<typeof bridgeOf<S, E>>["dialect"];
+  readonly asked: Asking;
+  readonly output: Parameters<typeof checkedAgainstOutput>[1];
+  readonly cache: { readonly ttlMs: number; readonly cacheScope: CacheScope };
+  /** Looks at the tool list again: each watcher's, called after every call is answered. */
+  readonly looks: Set<() => void>;
+}
+
+function bridgeOf<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options: McpServerFactoryOptions<S, E>,
+) {
+  const dialect = mcp(options);
+  // The bridge is given its own options only: on Node it tells `onWarning` of any other key.
+  const {
+    maxResultChars,
+    requestStateKey,
+    approvalTtlSeconds,
+    ledger,
+    listTtlMs,
+    serverInfo,
+    bus,
+    ...bridgeOptions
+  } = options;
+  const bridge = igniteTools(component, dialect, {
+    ...bridgeOptions,
+    offer: options.offer ?? "declared",
+  });
+  return { dialect, bridge };
+}
+
+function hostOf<S, E extends RuntimeEvent>(
+  who: string,
+  component: AgentComponent<S, E>,
+  options: McpServerFactoryOptions<S, E>,
+): Host<S, E> {
+  const { dialect, bridge } = bridgeOf(component, options);
+  // Read now, so a malformed schema is a TypeError here rather than at the client's first list.
+  bridge.toToolDefs();
+  const declared = (options.offer ?? "declared") === "declared";
+  return {
+    component,
+    bridge,
+    dialect,
+    asked: asking(who, options),
+    output: {
+      component,
+      dialect,
+      validator: withDefaults(options).validator,
+      maxChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    },
+    cache: declared
+      ? { ttlMs: options.listTtlMs ?? 60_000, cacheScope: "public" }
+      : { ttlMs: 0, cacheScope: "private" },
+    looks: new Set(),
+  };
+}
+
+const CAPABILITIES = { capabilities: { tools: { listChanged: true }, logging: {} } } as const;
+
+/**
+ * Makes SDK `Server`s serving `component`, for `createMcpHandler` (a fresh `Server` per
+ * 2026-07-28 request, and per 2025-11-25 request under its stateless fallback) and `serveStdio`
+ * (one per connection), which serve both protocol revisions from it. Each answers `tools/list`
+ * and `tools/call` as `serveMcp` describes. A change of the tool list is published on `bus` for
+ * the 2026-07-28 clients listening over HTTP; a `Server` that lives as long as its connection
+ * (stdio, a 2025-11-25 session) announces it there itself.
+ *
+ * @example
+ * ```ts
+ * const bus = new InMemoryServerEventBus();
+ * const handler = createMcpHandler(mcpServerFactory(thermostat, { bus }), { bus });
+ * export default { fetch: handler.fetch };
+ * ```
+ *
+ * @throws TypeError when the component's schema is malformed (naming the command), or
+ *   `requestStateKey` is shorter than 32 bytes, or `approvalTtlSeconds` is no whole number.
+ */
+export function mcpServerFactory<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options: McpServerFactoryOptions<S, E> = {},
+): IgniteMcpServerFactory {
+  const host = hostOf("mcpServerFactory", component, options);
+  const { serverInfo = { name: "ignite-element", version: "1.0.0" }, bus } = options;
+  const stop = bus && watch(host, () => bus.publish({ kind: "tools_list_changed" }));
+  const factory = (context?: McpServerContext) => {
+    const server = new Server(serverInfo, CAPABILITIES);
+    // A server for one HTTP request is gone with its answer; one for a connection (stdio, a
+    // 2025-11-25 session) watches the component and tells its client of changes.
+    const lasting = context?.requestInfo === undefined;
+    const detach = bind(host, server, lasting);
+    // A server that outlives its request stops watching the component when its connection ends
+    // (whoever sets `onclose` later calls this one first).
+    if (lasting) server.onclose = detach;
+    return server;
+  };
+  return Object.assign(factory, { close: () => stop?.() });
+}
+
+/**
+ * Serves `component` as the tools of an MCP SDK `Server` for as long as it is connected (stdio,
+ * or one 2025-11-25 session): answers `tools/list` with the commands offered (every declared one
+ * by default, `offer: "available"` for those available now) and `tools/call` through the bridge
+ * (validated, gated by the live state, executed once, one call at a time), declares the
+ * `tools.listChanged` capability and sends `notifications/tools/list_changed` once each time the
+ * offered tools change — after a call, or when the component's `subscribe` says its state moved.
+ * Every failure of a call, an unknown or unavailable tool included, is a `CallToolResult` with
+ * `isError: true` and a message the model can act on. A client's `notifications/cancelled` aborts
+ * the call it names (and the `signal` of its command's context); the command's `context.progress`
+ * goes out as `notifications/progress` when the request carried a `progressToken`, its
+ * `context.log` as `notifications/message`, at the level the client asked for. A call the
+ * `approve` policy asks about is put to the person: to a 2026-07-28 client as an `input_required`
+ * result with a form and a signed `requestState`, to a 2025-11-25 client by elicitation on its
+ * connection; accepted, it runs once; declined, or asked of a client that cannot show a form, it
+ * is `Denied`. With `wait`, the wait tool is listed too.
+ *
+ * For 2026-07-28 clients over HTTP, give `mcpServerFactory` to `createMcpHandler`, or use
+ * `serveMcpHttp`; over stdio, give it to `serveStdio`, which serves both revisions.
  *
  * Call it before `server.connect(transport)`: MCP fixes a server's capabilities when the client
  * connects. It replaces any `tools/list` and `tools/call` handlers already set. Returns the
@@ -96,299 +263,181 @@ export function serveMcp<S, E extends RuntimeEvent>(
 ): () => void {
   check("serveMcp", "server", server satisfies unknown, SERVER);
   try {
-    server.registerCapabilities({ tools: { listChanged: true }, logging: {} });
+    server.registerCapabilities(CAPABILITIES.capabilities);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new TypeError(
       `serveMcp must be called before server.connect(): MCP fixes a server's capabilities when the client connects (${reason})`,
     );
   }
-  const dialect = mcp(options);
-  const bridge = igniteTools(component, dialect, {
-    ...options,
-    offer: options.offer ?? "declared",
-  });
-  const { validator } = withDefaults(options);
-  const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+  return bind(hostOf("serveMcp", component, options), server, true);
+}
 
-  // The tool list the client was last given or told about (`known`), and the one it surely has
-  // (`seen`): one it listed, or a change announced on one of its own calls. The server's own
-  // notifications need a stream the client may not hold (on Streamable HTTP, its GET stream), so
-  // a change sent there may never arrive: the client's next call announces it again, on the
-  // call's own stream. Read now, so a malformed schema is a TypeError here rather than at the
-  // client's first list.
-  let knownDefs = bridge.toToolDefs();
-  let known = JSON.stringify(knownDefs);
-  let seenDefs = knownDefs;
-  let seen = known;
-  let detached = false;
-
-  /** The tools offered now, or `undefined` when getSchema() throws (each call reports it). */
-  const current = () => {
-    try {
-      return bridge.toToolDefs();
-    } catch {
-      return undefined;
-    }
-  };
-
-  // A notification that cannot be sent (no client connected yet, or gone) is nobody's error: a
-  // client that connects later lists the tools as they are then.
-
-  /** Announces the tool list as the server's own notification if it differs from `known`. */
-  const announce = async () => {
-    const defs = current();
-    // The bridge gives the same definitions exactly while nothing changed: nothing to write out
-    // and compare.
-    if (defs === undefined || defs === knownDefs || detached) return;
-    knownDefs = defs;
-    const now = JSON.stringify(defs);
-    if (now === known) return;
-    known = now;
-    await server.sendToolListChanged().catch(() => undefined);
-  };
-
-  /** Announces the tool list on a call's own stream if it differs from `known` or `seen`. */
-  const announceTo = async (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
-    const defs = current();
-    if (defs === undefined || detached || (defs === knownDefs && defs === seenDefs)) return;
-    const now = JSON.stringify(defs);
-    const news = now !== known || now !== seen;
-    seenDefs = knownDefs = defs;
-    seen = known = now;
-    if (news) await extra.sendNotification(LIST_CHANGED).catch(() => undefined);
-  };
-
-  // The level each session asked for with logging/setLevel (the session id is undefined on
-  // stdio); until it asks, every log line is sent, as the SDK's own logging does.
-  const levels = new Map<string | undefined, LogLevel>();
-  server.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
-    levels.set(extra.sessionId, request.params.level);
-    return {};
-  });
-
-  /** Who hears a call's progress and log lines: the client that made the request, on its stream. */
-  const listenersFor = (extra: Extra): Pick<InvokeOptions, "onProgress" | "onLog"> => {
-    const send = (notification: ServerNotification) => {
-      // A client gone, or a value JSON cannot carry: nothing the command could do about it.
-      extra.sendNotification(notification).catch(() => undefined);
-    };
-    const token = extra._meta?.progressToken;
-    const level = () => levels.get(extra.sessionId);
-    const onLog = (entry: LogEntry, call: NeutralToolCall) => {
-      const floor = level();
-      if (floor !== undefined && SEVERITY[entry.level] < SEVERITY[floor]) return;
-      send({ method: "notifications/message", params: logParams(entry, call) });
-    };
-    if (token === undefined) return { onLog };
-    // MCP requires the progress to grow with each notification: one that does not is not sent.
-    let last = Number.NEGATIVE_INFINITY;
-    const onProgress = (update: ProgressUpdate) => {
-      if (!(update.progress > last)) return;
-      last = update.progress;
-      send({ method: "notifications/progress", params: { progressToken: token, ...update } });
-    };
-    return { onProgress, onLog };
-  };
-
-  server.setRequestHandler(ListToolsRequestSchema, () => {
-    const tools = bridge.toToolDefs();
-    if (tools !== seenDefs) {
-      seenDefs = knownDefs = tools;
-      seen = known = JSON.stringify(tools);
-    }
-    return tools;
-  });
-
-  // Calls being answered now. A change while one runs, or one the client may have missed, is
-  // announced when it is answered, on its request: on Streamable HTTP that is the call's own
-  // stream, which needs no other stream open, and the client hears of the change before it reads
-  // the result. A wait is not counted: it may last long, and what happens meanwhile happens
-  // outside the calls, so it is announced at once. (Its name is a valid MCP name and no command
-  // has it, so it is sent as it is.) A layer's own tool is one that runs beside the queue.
-  let running = 0;
-  const { beside } = partsOf(bridge, "serveMcp").pipeline;
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const counted = !beside(request.params.name);
-    if (counted) running += 1;
-    let answers: ToolCallAnswer<S, E, McpToolResult>[];
-    try {
-      // `extra.signal` is aborted by the client's notifications/cancelled: a queued call is then
-      // never executed, a running one is answered at once (the SDK sends no response to it) and
-      // its command's context signal aborts.
-      const invokeOptions = { signal: extra.signal, ...listenersFor(extra) };
-      answers = await bridge.answerToolCalls(request.params, invokeOptions);
-      const [first] = answers;
-      if (first?.pending) answers = [await decide(first, first.pending, extra, invokeOptions)];
-    } finally {
-      if (counted) running -= 1;
-    }
-    // A cancelled request's stream may be gone: its change goes out like any other.
-    await (extra.signal.aborted ? announce() : announceTo(extra));
-    // One tools/call is one call, so there is exactly one answer.
-    const [answer] = answers;
-    return answer === undefined ? NO_ANSWER : declared(answer);
-  });
-
-  // Outside a call the state moves too (a click, a timer, a dispatch): the component says so.
-  // Many changes in one tick are one look at the list.
+/**
+ * Calls `changed` once each time the tool list the component offers differs from the last one
+ * seen — after a call, or when the component's `subscribe` says its state moved (many changes in
+ * one tick are one look). Returns the function that stops watching.
+ */
+function watch<S, E extends RuntimeEvent>(
+  host: Host<S, E>,
+  changed: (now: string) => void,
+): () => void {
+  let known = JSON.stringify(host.bridge.toToolDefs());
   let scheduled = false;
-  const changed = () => {
-    if (scheduled || detached) return;
+  let stopped = false;
+  const look = () => {
+    if (scheduled || stopped) return;
     scheduled = true;
     void Promise.resolve().then(() => {
       scheduled = false;
-      if (running > 0) return undefined; // announced when the call is answered
-      return announce();
+      let now: string;
+      try {
+        now = JSON.stringify(host.bridge.toToolDefs());
+      } catch {
+        return; // getSchema() threw: each call reports it
+      }
+      if (now === known || stopped) return;
+      known = now;
+      changed(now);
     });
   };
-  const unsubscribe = component.subscribe?.(changed);
+  const unsubscribe = host.component.subscribe?.(look);
+  host.looks.add(look);
+  return () => {
+    stopped = true;
+    unsubscribe?.();
+    host.looks.delete(look);
+  };
+}
 
-  /**
-   * A call the policy asked about, put to the person by MCP elicitation on the call's own
-   * request: accepted, it runs (bound to the input they were shown, once); declined, cancelled,
-   * unanswered or not askable (a client without elicitation), it is `Denied`.
-   */
-  async function decide(
-    answer: ToolCallAnswer<S, E, McpToolResult>,
-    pending: PendingCall,
-    extra: Extra,
-    invokeOptions: InvokeOptions,
-  ): Promise<ToolCallAnswer<S, E, McpToolResult>> {
-    let action: string | undefined;
-    if (server.getClientCapabilities()?.elicitation) {
-      const ask = { method: "elicitation/create", params: confirmation(pending) } as const;
-      try {
-        // Abandoned with the call when the client cancels it.
-        const options = { signal: extra.signal };
-        action = (await extra.sendRequest(ask, ElicitResultSchema, options)).action;
-      } catch {
-        action = undefined; // the client failed, went away or cancelled: nobody approved
-      }
-    }
-    const said = action === "accept" ? "allow" : { deny: WHY_NOT[action ?? ""] ?? NOT_ASKED };
-    return answerAsked(bridge, answer, pending, said, invokeOptions);
-  }
+/**
+ * Sets `server`'s `tools/list` and `tools/call` handlers. A server that lives as long as its
+ * connection (`lasting`) also announces each change of the tool list on it.
+ */
+function bind<S, E extends RuntimeEvent>(
+  host: Host<S, E>,
+  server: Server,
+  lasting: boolean,
+): () => void {
+  const { bridge, cache } = host;
+  let detached = false;
+  const { beside } = partsOf(bridge, "serveMcp").pipeline;
 
-  /** The block, checked against the output schema the client was promised for this tool. */
-  function declared(answer: ToolCallAnswer<S, E, McpToolResult>): McpToolResult {
-    const { call, outcome, block } = answer;
-    if (!outcome.ok) return block;
-    const output = outputOf(component, call.name);
-    if (output === undefined) return block;
-    if (block.structuredContent === undefined) {
-      return ranButNotSent(
-        call,
-        `its result is larger than the ${maxChars} characters this server sends`,
-      );
+  // A lasting connection is told of each change of the tool list. The server's own notification
+  // needs a stream the client may not hold (on Streamable HTTP, its GET stream), so it may never
+  // arrive: a change while a call runs, or one the client may have missed, is announced when the
+  // call is answered, on its own stream, before its result. A layer's own tool (the wait) is not
+  // counted: it may last long, and what happens meanwhile is announced at once.
+  // The tool list the client was last given or told about (`known`), and the one it surely has
+  // (`seen`): one it listed, or a change announced on one of its own calls.
+  let known = lasting ? JSON.stringify(bridge.toToolDefs()) : "";
+  let seen = known;
+  let running = 0;
+  const announce = (now: string) => {
+    // The client was told already, or hears of it after its call.
+    if (now === known || running > 0 || detached) return;
+    known = now;
+    server.sendToolListChanged().catch(() => undefined);
+  };
+  const stop = lasting ? watch(host, announce) : undefined;
+  const announceTo = async (ctx: ServerContext) => {
+    let now: string;
+    try {
+      now = JSON.stringify(bridge.toToolDefs());
+    } catch {
+      return;
     }
-    const checked = checkInput(validator, output, block.structuredContent.snapshot);
-    if ("compileError" in checked) {
-      return ranButNotSent(call, `its output schema does not compile: ${checked.compileError}`);
-    }
-    if (checked.ok) return block;
-    const issues = checked.error.map((issue) => `${issue.path || "snapshot"} ${issue.message}`);
-    return ranButNotSent(
-      call,
-      `its result does not match its declared output schema (${issues.join("; ")})`,
-    );
-  }
+    if ((now === known && now === seen) || detached) return;
+    // A cancelled request's stream may be gone: its change goes out like any other. A 2026-07-28
+    // client hears of changes on its `subscriptions/listen` stream only, where `serveStdio`
+    // routes the server's own notification.
+    if (ctx.mcpReq.signal.aborted || isModern(ctx)) return announce(now);
+    seen = known = now;
+    await ctx.mcpReq.notify({ method: "notifications/tools/list_changed" }).catch(() => undefined);
+  };
 
-  /**
-   * A success that cannot be sent as declared: the model must know it took effect. Answered for
-   * `call`, so the text quotes the tool name the model used.
-   */
-  function ranButNotSent(call: NeutralToolCall, why: string): McpToolResult {
-    const reason = `ran, but ${why}, so it cannot be shown to you. It took effect: do not call it again to retry.`;
-    return dialect.toToolResult(
-      call,
-      err(executeFailed(call.name, "output", reason, { called: call.toolName ?? call.name })),
-    );
-  }
+  server.setRequestHandler("tools/list", (_request, ctx) => {
+    const tools = bridge.toToolDefs();
+    if (lasting) seen = known = JSON.stringify(tools);
+    // Cache hints are a 2026-07-28 field: a 2025-11-25 client is answered as before.
+    return isModern(ctx) ? { ...tools, ...cache } : tools;
+  });
+
+  server.setRequestHandler("tools/call", async ({ params }, ctx) => {
+    const counted = !beside(params.name);
+    if (counted) running += 1;
+    let answer: McpToolResult | InputRequiredResult;
+    try {
+      answer = await answerCall(host, server, params, ctx);
+    } finally {
+      if (counted) running -= 1;
+    }
+    if (lasting) await announceTo(ctx);
+    for (const look of host.looks) look();
+    return answer;
+  });
 
   return () => {
     if (detached) return;
     detached = true;
-    unsubscribe?.();
+    stop?.();
     server.removeRequestHandler("tools/list");
     server.removeRequestHandler("tools/call");
-    server.removeRequestHandler("logging/setLevel");
   };
 }
-
-/** What a request handler is given beside the request. */
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** MCP's levels in order of severity, as `logging/setLevel` compares them. */
-const SEVERITY: Record<LogLevel, number> = {
-  debug: 0,
-  info: 1,
-  notice: 2,
-  warning: 3,
-  error: 4,
-  critical: 5,
-  alert: 6,
-  emergency: 7,
-};
 
 /**
- * A log line as `notifications/message` params: `logger` is the tool that wrote it, `data` the
- * message alone, or `{ message, data }` when the command attached data.
+ * One `tools/call`: the retry of an asked call settled by the person's answer, or a call answered
+ * by the bridge — and, when the policy asks about it, asked of the person.
  */
-function logParams({ level, message, data }: LogEntry, call: NeutralToolCall) {
-  return {
-    level,
-    logger: call.toolName ?? call.name,
-    data: data === undefined ? message : { message, data },
-  };
-}
-
-/** The declared output schema of `name`, read from the live schema. */
-function outputOf<S, E extends RuntimeEvent>(
-  component: AgentComponent<S, E>,
-  name: string,
-): JsonSchema | undefined {
-  try {
-    const { commands } = component.getSchema();
-    const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
-    return isRecord(command?.output) ? command.output : undefined;
-  } catch {
-    return undefined; // the call itself reported a broken getSchema()
+async function answerCall<S, E extends RuntimeEvent>(
+  host: Host<S, E>,
+  server: Server,
+  params: { readonly name: string; readonly arguments?: Record<string, unknown> | undefined },
+  ctx: ServerContext,
+): Promise<McpToolResult | InputRequiredResult> {
+  const { bridge, asked } = host;
+  // `ctx.mcpReq.signal` is aborted by the client's cancellation: a queued call is then never
+  // executed, a running one is answered at once and its command's context signal aborts.
+  const invokeOptions: InvokeOptions = { signal: ctx.mcpReq.signal, ...listenersFor(ctx) };
+  const request = { name: params.name, arguments: params.arguments };
+  const state = ctx.mcpReq.requestState();
+  let answer: ToolCallAnswer<S, E, McpToolResult> | InputRequiredResult;
+  if (typeof state === "string") {
+    answer = await settleAsked(bridge, asked, state, request, ctx, invokeOptions);
+  } else {
+    const [first] = await bridge.answerToolCalls(request, invokeOptions);
+    if (first === undefined) return NO_ANSWER;
+    const { pending } = first;
+    if (pending === undefined) answer = first;
+    // A 2026-07-28 client is answered `input_required`; a 2025-11-25 one is asked on its
+    // connection, as that revision does.
+    else if (isModern(ctx)) {
+      answer = await askPerson(bridge, asked, first, pending, request, ctx, canElicit(server));
+    } else {
+      answer = await askOnConnection(bridge, first, pending, ctx, canElicit(server), invokeOptions);
+    }
   }
+  return isInputRequired(answer) ? answer : checkedAgainstOutput(answer, host.output);
 }
 
-const WHY_NOT: Record<string, string> = {
-  decline: "the person declined it",
-  cancel: "the person dismissed the request without deciding",
-};
+/** Whether the request was made under the 2026-07-28 revision (it carries the per-request envelope). */
+function isModern(ctx: ServerContext): boolean {
+  const envelope: unknown = ctx.mcpReq.envelope;
+  return isRecord(envelope) && typeof envelope[PROTOCOL_VERSION_META_KEY] === "string";
+}
 
 /**
- * What the person is asked: the tool, its effect and the exact input it would run with, and
- * nothing to fill in — accepting is the approval.
+ * Whether the client can be shown a form: the capabilities it declared, on this request
+ * (2026-07-28, which the SDK also reports here) or when it connected (2025-11-25).
  */
-function confirmation({ command, toolName, input, flags }: PendingCall) {
-  const effect = flags.destructive
-    ? " It may destroy or overwrite data."
-    : flags.readOnly
-      ? " It only reads."
-      : "";
-  const shown = input === undefined ? "no input" : `this input: ${JSON.stringify(input)}`;
-  return {
-    message: `Allow the agent to run "${toolName ?? command}" with ${shown}?${effect}`,
-    requestedSchema: { type: "object" as const, properties: {} },
-  };
+function canElicit(server: Server): boolean {
+  return server.getClientCapabilities()?.elicitation !== undefined;
 }
-
-/** Unreachable (a tools/call is always one call); answered rather than thrown, all the same. */
-const NO_ANSWER: McpToolResult = {
-  content: [{ type: "text", text: "Error: the call was not answered. Call the tool again." }],
-  isError: true,
-};
 
 /** What `serveMcp` serves on: the MCP SDK's low-level `Server`. */
 const SERVER = hasMethods<object>(
-  "an MCP SDK Server (new Server({ name, version }) from @modelcontextprotocol/sdk/server/index.js)",
+  "an MCP SDK Server (new Server({ name, version }) from @modelcontextprotocol/server)",
   "registerCapabilities",
   "setRequestHandler",
 );

@@ -5,7 +5,7 @@
  * side, so this dialect has no `appendTurn`.
  */
 
-import { isRecord } from "../../core/json.js";
+import { isJsonObject, isRecord, type JsonValue } from "../../core/json.js";
 import type { Result } from "../../core/result.js";
 import type {
   JsonSchema,
@@ -43,7 +43,7 @@ import {
 /** A tool's `inputSchema`: MCP requires an object-rooted JSON Schema. */
 export type McpInputSchema = {
   type: "object";
-  properties?: Record<string, object>;
+  properties?: Record<string, { [key: string]: JsonValue }>;
   required?: string[];
   [keyword: string]: unknown;
 };
@@ -54,7 +54,7 @@ export type McpInputSchema = {
  */
 export type McpOutputSchema = {
   type: "object";
-  properties?: Record<string, object>;
+  properties?: Record<string, { [key: string]: JsonValue }>;
   required?: string[];
   [keyword: string]: unknown;
 };
@@ -198,7 +198,10 @@ function outputSchemaOf(tool: NeutralTool): { outputSchema?: McpOutputSchema } {
   if (output === undefined) return {};
   let schema = observationSchemas.get(output);
   if (schema === undefined) {
-    const { $defs, definitions, $schema, ...snapshot } = output;
+    const { $defs, definitions, $schema, ...declared } = output;
+    // A schema the component declared is JSON; one that is not (a function in it, say) is
+    // described as no schema at all rather than sent as something a client cannot read.
+    const snapshot = isJsonObject(declared) ? declared : {};
     schema = {
       ...($schema === undefined ? {} : { $schema }),
       type: "object",
