@@ -266,6 +266,42 @@ describe("serveMcpHttp: a 2026-07-28 client (the v2 Client negotiating auto)", (
     expect(executed).toEqual(["empty"]);
   });
 
+  it("asks again, under the same state, a retry that carries the state but not the person's answer", async () => {
+    const { component, executed } = safe();
+    const { url } = await serve(component, { approve: askBeforeEmptying });
+    const retries: { headers: Headers; body: string }[] = [];
+    const recording: typeof fetch = (input, init) => {
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (body.includes('"requestState"'))
+        retries.push({ headers: new Headers(init?.headers), body });
+      return fetch(input, init);
+    };
+    const { client } = await v2(url, "auto", "decline", recording);
+    await client.callTool({ name: "empty", arguments: {} });
+    const [retry] = retries;
+    if (retry === undefined) throw new Error("the client sent no retry");
+    const message = JSON.parse(retry.body) as {
+      id: number;
+      params: { inputResponses?: unknown; requestState: string };
+    };
+    delete message.params.inputResponses;
+    message.id = 903;
+
+    const response = await fetch(url, {
+      method: "POST",
+      headers: retry.headers,
+      body: JSON.stringify(message),
+    });
+    const answered = (await response.json()) as {
+      result?: { resultType?: string; requestState?: string; inputRequests?: object };
+    };
+
+    expect(answered.result?.resultType).toBe("input_required");
+    expect(answered.result?.requestState).toBe(message.params.requestState);
+    expect(Object.keys(answered.result?.inputRequests ?? {})).toHaveLength(1);
+    expect(executed).toEqual([]);
+  });
+
   it("refuses an approval that comes back after approvalTtlSeconds, running nothing", async () => {
     const { component, executed } = safe();
     const { url } = await serve(component, { approve: askBeforeEmptying, approvalTtlSeconds: 1 });
