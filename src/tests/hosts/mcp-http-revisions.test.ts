@@ -222,10 +222,8 @@ describe("serveMcpHttp: a 2026-07-28 client (the v2 Client negotiating auto)", (
     expect(executed).toEqual(["empty"]);
   });
 
-  it("cannot run an approved command again by sending its approval again, nor with an approval it altered", async () => {
-    const { component, executed } = safe();
-    const { url } = await serve(component, { approve: askBeforeEmptying });
-    // The client's retry, carrying the person's answer and the server's signed requestState.
+  /** The retry a v2 client sends of `empty` once the person answered `action`: its headers and body. */
+  async function retryOf(url: URL, action: "accept" | "decline") {
     const retries: { headers: Headers; body: string }[] = [];
     const recording: typeof fetch = (input, init) => {
       const body = typeof init?.body === "string" ? init.body : "";
@@ -233,10 +231,18 @@ describe("serveMcpHttp: a 2026-07-28 client (the v2 Client negotiating auto)", (
         retries.push({ headers: new Headers(init?.headers), body });
       return fetch(input, init);
     };
-    const { client } = await v2(url, "auto", "accept", recording);
+    const { client } = await v2(url, "auto", action, recording);
     await client.callTool({ name: "empty", arguments: {} });
     const [retry] = retries;
     if (retry === undefined) throw new Error("the client sent no retry");
+    return retry;
+  }
+
+  it("cannot run an approved command again by sending its approval again, nor with an approval it altered", async () => {
+    const { component, executed } = safe();
+    const { url } = await serve(component, { approve: askBeforeEmptying });
+    // The client's retry, carrying the person's answer and the server's signed requestState.
+    const retry = await retryOf(url, "accept");
     const send = async (body: string) => {
       const response = await fetch(url, { method: "POST", headers: retry.headers, body });
       return (await response.json()) as { error?: { code: number; message: string } };
@@ -269,17 +275,7 @@ describe("serveMcpHttp: a 2026-07-28 client (the v2 Client negotiating auto)", (
   it("asks again, under the same state, a retry that carries the state but not the person's answer", async () => {
     const { component, executed } = safe();
     const { url } = await serve(component, { approve: askBeforeEmptying });
-    const retries: { headers: Headers; body: string }[] = [];
-    const recording: typeof fetch = (input, init) => {
-      const body = typeof init?.body === "string" ? init.body : "";
-      if (body.includes('"requestState"'))
-        retries.push({ headers: new Headers(init?.headers), body });
-      return fetch(input, init);
-    };
-    const { client } = await v2(url, "auto", "decline", recording);
-    await client.callTool({ name: "empty", arguments: {} });
-    const [retry] = retries;
-    if (retry === undefined) throw new Error("the client sent no retry");
+    const retry = await retryOf(url, "decline");
     const message = JSON.parse(retry.body) as {
       id: number;
       params: { inputResponses?: unknown; requestState: string };
