@@ -100,6 +100,8 @@ function guard<S, E extends RuntimeEvent>(
   policy: ApprovalPolicy | undefined,
 ): void {
   const next = pipeline.route;
+  // Made once per bridge: the policy asked, its non-verdicts told to this bridge's onWarning.
+  const asking = policy && ((request: ApprovalRequest) => ask(policy, request, warn));
   pipeline.route = (route, call, schema, options, span) => {
     const approved = options && approvals.get(options);
     const quiet = policy === undefined && options?.ledger === undefined && !approved;
@@ -108,7 +110,6 @@ function guard<S, E extends RuntimeEvent>(
     // The ledger is this layer's: what runs after it is the call alone.
     const rest = options && withoutLedger(options);
     const run = () => next(route, call, schema, rest, span);
-    const asking = policy && ((request: ApprovalRequest) => ask(policy, request, warn));
     return guarded<S, E>(asking, approved, route, call, schema, options, run).then((done) => {
       if (done.pending) span?.phase("held");
       return done;

@@ -3,6 +3,7 @@
  * the ledger that records it.
  */
 import {
+  aCount,
   aFunction,
   aName,
   anObject,
@@ -10,7 +11,6 @@ import {
   check,
   checkOptional,
   hasMethods,
-  wholeNumber,
 } from "../core/checks.js";
 import type { CallLedger } from "../core/ledger.js";
 import type { TraceHandle } from "../core/tracing.js";
@@ -91,5 +91,5 @@ export function checkCallOptions(who: string, options: InvokeOptions | undefined
   checkOptional(who, "onLog", onLog, aFunction);
   checkOptional(who, "ledger", ledger, LEDGER);
   checkOptional(who, "scope", scope, aName);
-  checkOptional(who, "leaseMs", leaseMs, wholeNumber(1));
+  checkOptional(who, "leaseMs", leaseMs, aCount);
 }

@@ -4,15 +4,15 @@
  * component declares, and the warnings channel that reports what is odd but not fatal.
  */
 import {
+  aCount,
   aFunction,
   anObject,
+  aTimeLimit,
   badArgument,
   check,
   checkOptional,
   hasMethods,
-  milliseconds,
   oneOf,
-  wholeNumber,
 } from "../core/checks.js";
 import { describe } from "../core/errors.js";
 import type { ToolTracer } from "../core/tracing.js";
@@ -93,12 +93,12 @@ export function checkOptions<Project>(options: {
 }): CheckedBridgeOptions<Project> {
   check(WHO, "options", options satisfies unknown, anObject);
   const { timeoutMs, project, onWarning, offer } = options;
-  checkOptional(WHO, "timeoutMs", timeoutMs, milliseconds());
+  checkOptional(WHO, "timeoutMs", timeoutMs, aTimeLimit);
   checkOptional(WHO, "project", project, aFunction);
   checkOptional(WHO, "onWarning", onWarning, aFunction);
   const read = (key: string): unknown => Reflect.get(options, key);
-  checkOptional(WHO, "maxInputBytes", read("maxInputBytes"), wholeNumber(1));
-  checkOptional(WHO, "maxInputDepth", read("maxInputDepth"), wholeNumber(1));
+  checkOptional(WHO, "maxInputBytes", read("maxInputBytes"), aCount);
+  checkOptional(WHO, "maxInputDepth", read("maxInputDepth"), aCount);
   checkOptional(WHO, "validator", read("validator"), VALIDATOR);
   return {
     // No limit at all needs no timer at all.

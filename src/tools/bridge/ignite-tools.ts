@@ -195,18 +195,23 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     const { answer } = pipeline;
     return dialect.toToolResult(call, answer && result.ok ? answer(call, result.value) : result);
   };
-  const answerToolCall = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
-    checkCallOptions("answerToolCall", invokeOptions);
+  // One call answered, its options already checked by the function the caller called.
+  const answer = async (call: NeutralToolCall, invokeOptions: InvokeOptions | undefined) => {
     const now = run(call, invokeOptions);
     const { route, outcome, pending } = now instanceof Promise ? await now : now;
     const block = toToolResult(call, outcome);
     return pending ? { call, route, outcome, block, pending } : { call, route, outcome, block };
   };
-  // Each call is taken in the order parsed, so the calls run in that order.
-  // Async, so that a response that is not one rejects (as the calls' answers do), never throws.
+  const answerToolCall = async (call: NeutralToolCall, invokeOptions?: InvokeOptions) => {
+    checkCallOptions("answerToolCall", invokeOptions);
+    return answer(call, invokeOptions);
+  };
+  // Each call is taken in the order parsed, so the calls run in that order; the options are
+  // checked once for the whole response. Async, so that a response that is not one rejects (as
+  // the calls' answers do), never throws.
   const answerToolCalls = async (response: Response, invokeOptions?: InvokeOptions) => {
     checkCallOptions("answerToolCalls", invokeOptions);
-    return Promise.all(parseToolCalls(response).map((call) => answerToolCall(call, invokeOptions)));
+    return Promise.all(parseToolCalls(response).map((call) => answer(call, invokeOptions)));
   };
   const withDialect: DialectToolBridge<S, E, ToolDefs, Response, ResultBlock> = {
     ...bridge,

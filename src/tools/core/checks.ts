@@ -66,6 +66,9 @@ export function wholeNumber(min: number, max?: number): Expect<number> {
   };
 }
 
+/** A count: a whole number from 1 up (turns, bytes, levels, a lease's milliseconds). */
+export const aCount: Expect<number> = /* @__PURE__ */ wholeNumber(1);
+
 /** The longest time a timer waits as it is: 2³¹−1 ms (about 24.8 days). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -77,6 +80,9 @@ export function milliseconds(min = 0): Expect<number> {
       typeof value === "number" && value >= min && !Number.isNaN(value),
   };
 }
+
+/** A time limit: milliseconds from 0 up, `Infinity` for none. */
+export const aTimeLimit: Expect<number> = /* @__PURE__ */ milliseconds();
 
 /** A function. */
 export const aFunction: Expect<(...args: never[]) => unknown> = {

@@ -24,7 +24,7 @@ import { ApprovalError, approveCall, denyCall } from "../approval/decisions.js";
 import { type PausedTurn, pauseToolCalls, resumeToolCalls } from "../approval/pause.js";
 import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
 import type { PendingCall } from "../core/approval.js";
-import { checkOptional, type Expect, wholeNumber } from "../core/checks.js";
+import { aCount, checkOptional, type Expect } from "../core/checks.js";
 import { isRecord } from "../core/json.js";
 import type { CallLedger } from "../core/ledger.js";
 import type { RuntimeEvent } from "../core/types.js";
@@ -81,7 +81,7 @@ export function checkAsking(
   options: { readonly requestStateKey?: unknown; readonly approvalTtlSeconds?: unknown },
 ): void {
   checkOptional(who, "requestStateKey", options.requestStateKey, A_KEY);
-  checkOptional(who, "approvalTtlSeconds", options.approvalTtlSeconds, wholeNumber(1));
+  checkOptional(who, "approvalTtlSeconds", options.approvalTtlSeconds, aCount);
 }
 
 /** A signing key: a string or bytes of at least 32 bytes (UTF-8 for a string). */

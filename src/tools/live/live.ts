@@ -8,14 +8,7 @@
 
 import { withDeadline } from "../bridge/deadline.js";
 import type { BridgeParts } from "../bridge/pipeline.js";
-import {
-  aFunction,
-  anObject,
-  aSignal,
-  check,
-  checkOptional,
-  milliseconds,
-} from "../core/checks.js";
+import { aFunction, anObject, aSignal, aTimeLimit, check, checkOptional } from "../core/checks.js";
 import { describe } from "../core/errors.js";
 import type { AbortSignalLike, LiveChange, NeutralToolCall, RuntimeEvent } from "../core/types.js";
 
@@ -179,7 +172,7 @@ function made<S, E extends RuntimeEvent>({
     check("until", "match", match, aFunction);
     check("until", "options", options satisfies unknown, anObject);
     const { signal, timeoutMs } = options;
-    checkOptional("until", "timeoutMs", timeoutMs, milliseconds());
+    checkOptional("until", "timeoutMs", timeoutMs, aTimeLimit);
     checkOptional("until", "signal", signal, aSignal);
     if (signal?.aborted) throw aborted(signal);
     let unobserve: (() => void) | undefined;

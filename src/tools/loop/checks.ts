@@ -6,6 +6,7 @@
  */
 import { LEDGER } from "../bridge/call-options.js";
 import {
+  aCount,
   aFunction,
   aName,
   anObject,
@@ -15,7 +16,6 @@ import {
   type Expect,
   hasMethods,
   oneOf,
-  wholeNumber,
 } from "../core/checks.js";
 
 /** A bridge the loop can drive: made by `igniteTools` with a dialect that appends turns. */
@@ -43,7 +43,7 @@ function checkShared(who: string, options: unknown): (key: string) => unknown {
     checkOptional(who, key, read(key), aFunction);
   }
   checkOptional(who, "ledger", read("ledger"), LEDGER);
-  checkOptional(who, "leaseMs", read("leaseMs"), wholeNumber(1));
+  checkOptional(who, "leaseMs", read("leaseMs"), aCount);
   checkOptional(who, "modelName", read("modelName"), aName);
   checkOptional(who, "agentName", read("agentName"), aName);
   return read;
@@ -54,7 +54,7 @@ export function checkLoopOptions(options: unknown): void {
   const who = "runToolLoop";
   const read = checkShared(who, options);
   check(who, "messages", read("messages"), aList);
-  checkOptional(who, "maxTurns", read("maxTurns"), wholeNumber(1));
+  checkOptional(who, "maxTurns", read("maxTurns"), aCount);
   checkOptional(who, "runId", read("runId"), aName);
 }
 
