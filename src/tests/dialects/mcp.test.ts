@@ -6,6 +6,7 @@ import type {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mcp } from "../../tools/dialects/mcp/dialect.js";
+import { openai } from "../../tools/dialects/openai/dialect.js";
 import { buildManifest, igniteTools, type NeutralManifest, ok } from "../../tools/index.js";
 import { Counter, componentWith, failingSave, single } from "../fixtures.js";
 
@@ -115,6 +116,32 @@ describe("mcp tool definitions", () => {
       properties: { value: { enum: ["a", "b"] } },
       required: ["value"],
       additionalProperties: false,
+    });
+  });
+
+  it("lists an object schema whole, with allOf, if/then/else and $ref at its root (SEP-2106), and reads its calls unwrapped", () => {
+    const input = {
+      type: "object",
+      properties: {
+        phone: { type: "string" },
+        email: { type: "string" },
+        by: { $ref: "#/$defs/by" },
+      },
+      $defs: { by: { $anchor: "by", enum: ["phone", "email"] } },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { by: { const: "phone" } }, required: ["by"] },
+      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword, never awaited
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
+    };
+    const manifest = manifestOf({ reach: { input } });
+    expect(mcp.toToolDefs(manifest).tools[0]?.inputSchema).toEqual(input);
+    const [call] = mcp.parseToolCalls({ name: "reach", arguments: { email: "a@b.c" } }, manifest);
+    expect(call).toEqual({ name: "reach", input: { email: "a@b.c" } });
+    // Model providers refuse such a root: their dialects still wrap it.
+    expect(openai.toToolDefs(manifest)[0]?.function.parameters).toMatchObject({
+      properties: { value: { allOf: input.allOf, if: input.if } },
+      required: ["value"],
     });
   });
 });

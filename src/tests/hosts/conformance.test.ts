@@ -3,14 +3,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type McpHttpServer, serveMcpHttp } from "ignite-element/tools/mcp-http";
+import type { McpHttpServer } from "ignite-element/tools/mcp-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { conformanceComponent } from "./conformance-component.js";
+import { serveConformance } from "../../../examples/mcp-server/conformance.js";
 import { node22 } from "./node22.js";
 
 // The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned in
 // devDependencies) against a component served by `serveMcpHttp`, run once per test run: one CLI
-// invocation of every server scenario. The CLI needs Node 22, which scripts/node22.mjs installs;
+// invocation of every server scenario, against examples/mcp-server/conformance.ts. The CLI needs Node 22, which scripts/node22.mjs installs;
 // the server runs here, under the tests' own Node.
 const root = join(import.meta.dirname, "../../..");
 const cli = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
@@ -51,7 +51,7 @@ interface Check {
 /** The scenarios docs/serving.md lists as out of scope for a tool bridge. */
 function outOfScope(): string[] {
   const docs = readFileSync(join(root, "docs/serving.md"), "utf8");
-  const section = docs.split("### Scenarios out of scope")[1]?.split("\n#")[0] ?? "";
+  const section = docs.split("### Scenarios out of scope at 2025-11-25")[1]?.split("\n#")[0] ?? "";
   return [...section.matchAll(/^- `([a-z0-9-]+)`/gm)].map((match) => match[1] ?? "");
 }
 
@@ -61,7 +61,7 @@ describe("the MCP conformance suite against serveMcpHttp", () => {
   const out = mkdtempSync(join(tmpdir(), "ignite-conformance-"));
 
   beforeAll(async () => {
-    server = await serveMcpHttp(conformanceComponent);
+    server = await serveConformance();
     // The CLI exits non-zero while any scenario fails, out-of-scope ones included: its verdict
     // is read per scenario from the checks it saves.
     await promisify(execFile)(

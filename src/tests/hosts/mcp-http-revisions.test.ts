@@ -331,16 +331,20 @@ describe("serveMcpHttp: a 2026-07-28 client (the v2 Client negotiating auto)", (
     expect(executed).toEqual([]);
   });
 
-  it("is answered Denied, running nothing, when it cannot show a person a form", async () => {
+  it("is refused -32021 naming elicitation, running nothing, when the client cannot show a person a form", async () => {
     const { component, executed } = safe();
     const { url } = await serve(component, { approve: askBeforeEmptying });
     const { client } = await v2(url, "auto");
 
-    const result = await client.callTool({ name: "empty", arguments: {} });
+    const refused = await client.callTool({ name: "empty", arguments: {} }).catch((error) => error);
 
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("needs a person's approval, which was not given");
+    expect(refused).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+    expect(String(refused.message)).toContain("needs a person's approval, which was not given");
     expect(executed).toEqual([]);
+    expect(await client.callTool({ name: "count", arguments: {} })).not.toHaveProperty("isError");
   });
 });
 

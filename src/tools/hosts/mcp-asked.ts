@@ -14,6 +14,7 @@ import {
   type InputRequiredResult,
   inputRequired,
   inputResponse,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   type RequestStateCodec,
   type ServerContext,
@@ -105,7 +106,10 @@ export type CanElicit = (ctx: ServerContext) => boolean;
 
 /**
  * The held call `answer` asked of the person: an `input_required` result with the confirmation
- * form and the signed state of the held call, or, when the client cannot show a form, `Denied`.
+ * form and the signed state of the held call. A client that declared no `elicitation` cannot be
+ * asked: the call is settled `Denied` (nothing runs, nothing stays held) and the request is
+ * answered `-32021`, naming the capability, as the 2026-07-28 revision requires of a server that
+ * needs one the client did not declare.
  */
 export async function askPerson<S, E extends RuntimeEvent>(
   bridge: Bridge<S, E>,
@@ -116,7 +120,13 @@ export async function askPerson<S, E extends RuntimeEvent>(
   ctx: ServerContext,
   canElicit: boolean,
 ): Promise<InputRequiredResult | ToolCallAnswer<S, E, McpToolResult>> {
-  if (!canElicit) return answerAsked(bridge, answer, pending, { deny: NOT_ASKED });
+  if (!canElicit) {
+    await answerAsked(bridge, answer, pending, { deny: NOT_ASKED });
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { elicitation: {} } },
+      `${request.name}: ${NOT_ASKED} (the client declared no elicitation capability to ask with)`,
+    );
+  }
   const state: AskedState = {
     v: 1,
     name: request.name,

@@ -32,6 +32,12 @@ export interface WireOptions {
   readonly names: NameRule;
   /** Emit strict-mode schemas, by this provider's rule, where strict mode can express them. */
   readonly strict?: StrictRule | undefined;
+  /**
+   * Whether a root of `type: "object"` keeps every keyword beside it (MCP's `inputSchema` is a
+   * full JSON Schema 2020-12 object schema, SEP-2106); otherwise unions, conditions and
+   * references at the root are wrapped as `{ value }`, as model providers require.
+   */
+  readonly objectRootKeywords?: boolean;
 }
 
 /** The manifest as a provider sees it, and the way back from a provider name. */
@@ -108,7 +114,7 @@ function wireOf(
   if (declared && !manifest.every((tool) => names.has(tool.name))) {
     names = providerNames([...declared, ...manifest], options.names);
   }
-  const wired = manifest.map((tool) => ({ tool, object: objectSchema(tool.inputSchema) }));
+  const wired = manifest.map((tool) => ({ tool, object: objectSchema(tool.inputSchema, options) }));
   const forms = options.strict?.select(wired.map(({ object }) => object));
   const warn = warnerOf(context);
   const tools = wired.map(({ tool, object }, index): WireTool => {
@@ -137,9 +143,15 @@ function quote(name: string): string {
 // Providers take only an object at the root, and Anthropic rejects a root union even on one.
 const ROOT_COMBINATORS = ["oneOf", "anyOf", "allOf", "not", "enum", "const", "if", "$ref"];
 
-/** Whether a schema's root is something other than a plain object and must be wrapped. */
-export function needsWrapping(schema: JsonSchema): boolean {
-  return schema.type !== "object" || ROOT_COMBINATORS.some((keyword) => keyword in schema);
+/**
+ * Whether a schema's root is something other than a plain object and must be wrapped; with
+ * `objectRoot`, any root of `type: "object"` is kept, whatever keywords stand beside it.
+ */
+export function needsWrapping(schema: JsonSchema, objectRoot?: boolean): boolean {
+  return (
+    schema.type !== "object" ||
+    (!objectRoot && ROOT_COMBINATORS.some((keyword) => keyword in schema))
+  );
 }
 
 const cache = new WeakMap<JsonSchema, JsonSchema>();
@@ -189,7 +201,10 @@ export function toNeutralCall(wire: WireManifest, call: ProviderCall): NeutralTo
   // Optionality is read from the schema before strict mode rewrote it.
   const args =
     tool.strict && wire.strict
-      ? wire.strict.restore(objectSchema(tool.tool.inputSchema), call.args)
+      ? wire.strict.restore(
+          tool.wrapped ? wrap(tool.tool.inputSchema) : tool.tool.inputSchema,
+          call.args,
+        )
       : call.args;
   if (!tool.wrapped) return neutralCall(call.id, name, toolName, args, undefined);
   if (isRecord(args) && Object.hasOwn(args, "value")) {
@@ -216,8 +231,8 @@ function neutralCall(
 }
 
 /** The object-rooted schema a provider is given for `schema`: itself, or wrapped as `{ value }`. */
-function objectSchema(schema: JsonSchema): JsonSchema {
-  return needsWrapping(schema) ? wrap(schema) : schema;
+function objectSchema(schema: JsonSchema, options: WireOptions): JsonSchema {
+  return needsWrapping(schema, options.objectRootKeywords) ? wrap(schema) : schema;
 }
 
 /**

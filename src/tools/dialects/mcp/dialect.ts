@@ -133,7 +133,10 @@ export type McpDialect = ToolDialect<McpToolList, McpCall, McpToolResult>;
  */
 export interface McpOptions extends ResultOptions {}
 
-const WIRE: WireOptions = { names: MCP_NAMES };
+// An object schema is listed whole, keywords at its root included (SEP-2106): MCP asks only that
+// the root be an object. Providers reached through a host may refuse a root `anyOf`, `oneOf` or
+// `allOf` (Anthropic's API does): docs/serving.md says to keep them below the root for those.
+const WIRE: WireOptions = { names: MCP_NAMES, objectRootKeywords: true };
 
 function make(options: McpOptions = {}): McpDialect {
   const maxChars = maxCharsOf("mcp", options);

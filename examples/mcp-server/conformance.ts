@@ -1,0 +1,126 @@
+/**
+ * The component the official MCP conformance suite calls, served by `serveMcpHttp` over
+ * Streamable HTTP on `/mcp` to clients of both revisions: each tool is a command named and shaped
+ * as the suite's scenarios state (`@modelcontextprotocol/conformance` 0.2.0-alpha.12 and 0.1.16),
+ * served through the public entrypoints with nothing added beside them. src/tests/hosts runs the
+ * suite against it; docs/serving.md lists the scenarios a tool bridge does not serve, and why.
+ *
+ *   PORT=3001 node --import tsx examples/mcp-server/conformance.ts
+ *   npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server \
+ *     --url http://127.0.0.1:3001/mcp --spec-version 2026-07-28 --scenario tools-list
+ */
+import { pathToFileURL } from "node:url";
+// Relative, not "ignite-element/tools/…", for the reason given in server.ts.
+import { approval } from "../../src/tools/approval/approval.js";
+import type { AgentComponent, AgentSchema } from "../../src/tools/core/types.js";
+import { type McpHttpServer, serveMcpHttp } from "../../src/tools/hosts/mcp-http.js";
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+// The input of `json_schema_2020_12_tool`, as the suite declares it: a `$ref` to a definition
+// with an `$anchor`, composition and conditional keywords at the root. Listed as it is.
+const contactInput = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  $defs: {
+    address: {
+      $anchor: "addressDef",
+      type: "object",
+      properties: { street: { type: "string" }, city: { type: "string" } },
+    },
+  },
+  properties: {
+    name: { type: "string" },
+    address: { $ref: "#/$defs/address" },
+    contactMethod: { type: "string", enum: ["phone", "email"] },
+    phone: { type: "string" },
+    email: { type: "string" },
+  },
+  allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+  if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+  // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword, never awaited
+  then: { required: ["phone"] },
+  else: { required: ["email"] },
+  additionalProperties: false,
+};
+
+/** Commands whose calls the approval policy puts to the person: the suite's input-required tools. */
+const ASKED = new Set([
+  "test_input_required_result_elicitation",
+  "test_input_required_result_request_state",
+  "test_input_required_result_tampered_state",
+  "test_streaming_elicitation",
+]);
+
+/** The conformance component: what each scenario calls, and a switch the list follows. */
+export function conformanceComponent(): AgentComponent<string, never> {
+  // `test_trigger_tool_change` flips it; `test_changing_tool` is offered while it is on, so the
+  // tools available change and clients listening hear `list_changed`.
+  let extra = false;
+  const schema: AgentSchema = {
+    commands: {
+      test_simple_text: { description: "Answers with a simple text.", readOnly: true },
+      test_error_handling: { description: "Always fails." },
+      test_tool_with_logging: { description: "Logs three lines at info while it runs." },
+      test_logging_tool: { description: "Logs a line at info while it runs." },
+      test_tool_with_progress: { description: "Reports 0, 50 and 100 of 100 while it runs." },
+      json_schema_2020_12_tool: {
+        description: "Takes an input declared with JSON Schema 2020-12 keywords.",
+        input: contactInput,
+      },
+      test_reconnection: { description: "Answers on the call's SSE stream." },
+      test_trigger_tool_change: { description: "Changes which tools are available." },
+      test_changing_tool: { description: "Available after a tool change.", gated: true },
+      ...Object.fromEntries(
+        [...ASKED].map((name) => [name, { description: "Runs once the person allows it." }]),
+      ),
+    },
+  };
+  return {
+    getSchema: () => schema,
+    canExecute: (command) => command !== "test_changing_tool" || extra,
+    execute: async (command, _input, context) => {
+      switch (command) {
+        case "test_error_handling":
+          throw new Error("This tool intentionally returns an error for testing");
+        case "test_tool_with_logging":
+        case "test_logging_tool":
+          context?.log("info", "Tool execution started");
+          await pause();
+          context?.log("info", "Tool processing data");
+          await pause();
+          context?.log("info", "Tool execution completed");
+          return { state: "logged", events: [] };
+        case "test_tool_with_progress":
+          for (const progress of [0, 50, 100]) {
+            if (progress > 0) await pause();
+            context?.progress({ progress, total: 100 });
+          }
+          return { state: "done", events: [] };
+        case "test_trigger_tool_change":
+          extra = !extra;
+          return { state: extra ? "test_changing_tool is available" : "it is not", events: [] };
+        case "test_input_required_result_request_state":
+          // Run only after the retry carried a requestState the server verified.
+          return { state: "state-ok: the request state was verified", events: [] };
+        default:
+          return { state: "This is a simple text response for testing.", events: [] };
+      }
+    },
+  };
+}
+
+/** Serves a fresh conformance component on 127.0.0.1 (`port` 0 picks a free one) at `/mcp`. */
+export function serveConformance(port = 0): Promise<McpHttpServer> {
+  return serveMcpHttp(conformanceComponent(), {
+    port,
+    serverInfo: { name: "ignite-conformance", version: "1.0.0" },
+    offer: "available",
+    approve: approval(({ route }) => (ASKED.has(route.command) ? "ask" : "allow")),
+  });
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { url } = await serveConformance(Number(process.env.PORT ?? 3001));
+  console.log(`The conformance component is served over MCP at ${url}`);
+}
