@@ -93,6 +93,21 @@ export function cacheableShare(turns: readonly TurnTokens[]): number {
   return all === 0 ? 1 : cached / all;
 }
 
+/**
+ * The share of the tool-definition tokens of every request after the first that stand in a
+ * prefix byte-identical to the previous request's, per-request parts left out (they are no tool
+ * definitions; `cacheableShare` counts them as uncached); 1 when there is nothing after the first.
+ */
+export function cacheableToolShare(turns: readonly TurnTokens[]): number {
+  let cached = 0;
+  let all = 0;
+  for (const turn of turns.slice(1)) {
+    cached += turn.cached;
+    all += turn.tools;
+  }
+  return all === 0 ? 1 : cached / all;
+}
+
 /** A share as the `TOKENS:` line prints it: `100`, `56.7` (never rounded up to 100). */
 export function percent(share: number): string {
   const value = share * 100;

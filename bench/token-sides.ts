@@ -19,7 +19,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { generateText, jsonSchema, stepCountIs, type ToolSet, tool } from "ai";
 import { mcp } from "../src/tools/dialects/mcp/dialect.js";
-import { type OpenAIChatResponse, openai } from "../src/tools/dialects/openai/dialect.js";
+import {
+  allowedTools,
+  type OpenAIChatMessage,
+  type OpenAIChatResponse,
+  openai,
+} from "../src/tools/dialects/openai/dialect.js";
 import {
   type AgentComponent,
   type CommandSchema,
@@ -100,26 +105,44 @@ function chatCompletion(turn: number) {
   };
 }
 
+/** How the bridge offers the tools: one of its two offers, or `allowedTools(openai)`. */
+export type BridgeSide = ToolOffer | "allowed";
+
 /** The bridge: a 10-turn `runToolLoop`, the `tools` each request hands the model function. */
-export async function bridgeConversation(size: number, offer: ToolOffer): Promise<SentRequest[]> {
+export async function bridgeConversation(size: number, side: BridgeSide): Promise<SentRequest[]> {
   const { component } = shiftingComponent(size);
+  const messages: OpenAIChatMessage[] = [{ role: "user", content: "File the tickets." }];
   const sent: SentRequest[] = [];
-  const result = await runToolLoop({
-    tools: igniteTools(component, openai, { offer }),
-    messages: [{ role: "user", content: "File the tickets." }],
-    maxTurns: TURNS,
-    model: async ({ tools, turn }) => {
-      // What the OpenAI SDK sends: `JSON.stringify` of the request body, `tools` in it.
-      sent.push({ tools: JSON.stringify(tools) });
-      const response: OpenAIChatResponse = chatCompletion(turn);
-      return response;
-    },
-  });
+  // What the OpenAI SDK sends: `JSON.stringify` of the request body, `tools` in it (and with
+  // allowed tools `tool_choice` after it, which changes from request to request).
+  const result =
+    side === "allowed"
+      ? await runToolLoop({
+          tools: igniteTools(component, allowedTools(openai)),
+          messages,
+          maxTurns: TURNS,
+          model: async ({ tools, turn }) => {
+            sent.push({
+              tools: JSON.stringify(tools.tools),
+              perRequest: JSON.stringify(tools.tool_choice),
+            });
+            return chatCompletion(turn) satisfies OpenAIChatResponse;
+          },
+        })
+      : await runToolLoop({
+          tools: igniteTools(component, openai, { offer: side }),
+          messages,
+          maxTurns: TURNS,
+          model: async ({ tools, turn }) => {
+            sent.push({ tools: JSON.stringify(tools) });
+            return chatCompletion(turn) satisfies OpenAIChatResponse;
+          },
+        });
   check(
     result.stop === "done" &&
       sent.length === TURNS &&
       result.steps.every((step) => step.errors.length === 0),
-    `the ${size}-command loop (offer ${offer}) runs ${TURNS} turns, every call answered`,
+    `the ${size}-command loop (${side}) runs ${TURNS} turns, every call answered`,
   );
   return sent;
 }

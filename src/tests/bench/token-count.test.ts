@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   cacheableShare,
+  cacheableToolShare,
   commonPrefixLength,
   percent,
   tokenCounter,
@@ -54,6 +55,9 @@ describe("section T's arithmetic", () => {
     ]);
     // Requests 2–4: 7 + 3 + 5 cached of 7 + (5 + 3) + 5 sent, the per-request part uncached.
     expect(cacheableShare(turns)).toBeCloseTo(15 / 20);
+    // Of the tool definitions alone: 7 + 3 + 5 of 7 + 5 + 5.
+    expect(cacheableToolShare(turns)).toBeCloseTo(15 / 17);
+    expect(cacheableToolShare([])).toBe(1);
   });
 
   it("never counts more cached tokens than the request's own", () => {

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  allowedTools,
   type OpenAIResponsesItem,
   openai,
   openaiResponses,
@@ -173,6 +174,37 @@ describe("openai against the real OpenAI SDK (Chat Completions)", () => {
     ]);
     expect(bridge.parseToolCalls(second)).toEqual([]);
     expect(second.choices[0]?.message.content).toBe("Done.");
+  });
+
+  it("through allowedTools sends every tool each turn and the available ones as tool_choice allowed_tools", async () => {
+    const counter = new Counter();
+    const bridge = igniteTools(counter, allowedTools(openai));
+    const reset = { id: "call_r", type: "function", function: { name: "reset", arguments: "{}" } };
+    const calls = { role: "assistant", content: null, refusal: null, tool_calls: [reset] };
+    server.reply(chatCompletion(calls, "tool_calls"), chatCompletion(calls, "tool_calls"));
+    const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Reset it." }];
+
+    const first = await client.chat.completions.create({
+      model: "gpt-4.1",
+      messages,
+      ...bridge.toToolDefs(),
+    });
+    const [refused] = await bridge.answerToolCalls(first);
+    counter.state = { ...counter.state, count: 2 };
+    await client.chat.completions.create({ model: "gpt-4.1", messages, ...bridge.toToolDefs() });
+
+    expect(requests[1]?.body.tools).toStrictEqual(requests[0]?.body.tools);
+    expect((requests[0]?.body.tools as unknown[]).length).toBe(4);
+    const allowed = (...names: string[]) => ({
+      type: "allowed_tools",
+      allowed_tools: {
+        mode: "auto",
+        tools: names.map((name) => ({ type: "function", function: { name } })),
+      },
+    });
+    expect(requests[0]?.body.tool_choice).toStrictEqual(allowed("increment", "setLimit"));
+    expect(requests[1]?.body.tool_choice).toStrictEqual(allowed("increment", "reset", "setLimit"));
+    expect(refused?.outcome).toMatchObject({ ok: false, error: { kind: "Unavailable" } });
   });
 
   it("sends a note of what changed outside the calls as a user message after the tool messages", async () => {
@@ -347,6 +379,28 @@ describe("openaiResponses against the real OpenAI SDK (Responses API)", () => {
     ]);
     expect(bridge.parseToolCalls(next)).toEqual([]);
     expect(next.output_text).toBe("Done.");
+  });
+
+  it("through allowedTools sends every tool each turn and the available ones as tool_choice allowed_tools", async () => {
+    const counter = new Counter();
+    const bridge = igniteTools(counter, allowedTools(openaiResponses));
+    server.reply(responsesResponse([]), responsesResponse([]));
+
+    await client.responses.create({ model: "o4-mini", input: "Count.", ...bridge.toToolDefs() });
+    counter.state = { ...counter.state, locked: true, count: 1 };
+    await client.responses.create({ model: "o4-mini", input: "Count.", ...bridge.toToolDefs() });
+
+    expect(requests[0]?.path).toBe("/v1/responses");
+    expect(requests[1]?.body.tools).toStrictEqual(requests[0]?.body.tools);
+    expect(requests[0]?.body.tool_choice).toStrictEqual({
+      type: "allowed_tools",
+      mode: "auto",
+      tools: [
+        { type: "function", name: "increment" },
+        { type: "function", name: "setLimit" },
+      ],
+    });
+    expect(requests[1]?.body.tool_choice).toBe("auto");
   });
 
   it("sends a note of what changed outside the calls as a user message item after the outputs", async () => {

@@ -1,11 +1,13 @@
 /**
  * The two OpenAI dialects, the entrypoint `ignite-element/tools/openai`: `openai` speaks Chat
  * Completions (chat.ts), `openaiResponses` the Responses API (responses.ts); both take the same
- * options (shared.ts) and OpenAI's strict mode as a value.
+ * options (shared.ts) and OpenAI's strict mode as a value, and `allowedTools` (allowed-tools.ts)
+ * gives either a tool list that keeps the prompt cache.
  */
 import { OPENAI_STRICT, type StrictRule } from "../../wire/strict.js";
 
 export type { StrictRule } from "../../wire/strict.js";
+export * from "./allowed-tools.js";
 export * from "./chat.js";
 export * from "./responses.js";
 export type { OpenAIOptions } from "./shared.js";
