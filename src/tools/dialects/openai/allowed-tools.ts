@@ -69,19 +69,28 @@ export function allowedTools(dialect: OpenAIChatDialect | OpenAIResponsesDialect
   if (typeof dialect?.toToolDefs !== "function") {
     throw badArgument("allowedTools", "dialect", dialect, "openai or openaiResponses");
   }
-  const list = (manifest: NeutralManifest, context?: ToolDefsContext) =>
-    dialect.toToolDefs(manifest, context);
+  // The list for a frozen declared manifest (the bridge keeps one while no declaration changes)
+  // is made once: a change of availability then costs the allowed subset, not the whole list.
+  const lists = new WeakMap<NeutralManifest, (OpenAIChatTool | OpenAIResponsesTool)[]>();
+  const listOf = (declared: NeutralManifest, context?: ToolDefsContext) => {
+    let tools = lists.get(declared);
+    if (!tools) {
+      tools = dialect.toToolDefs(declared, context);
+      if (Object.isFrozen(declared)) lists.set(declared, tools);
+    }
+    return tools;
+  };
   return {
     ...dialect,
     toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext) {
       const declared = context?.declared ?? manifest;
-      const tools = list(declared, context);
+      const tools = listOf(declared, context);
       if (manifest.length >= declared.length) return { tools, tool_choice: "auto" };
-      // The names offered now are the dialect's own for the commands available: computed over
-      // every declared command, they are the names `tools` carries.
-      const open = list(manifest, context);
-      if (open.length === 0) return { tools, tool_choice: "none" };
-      return { tools, tool_choice: choiceOf(open) };
+      // `tools` holds one definition per declared command, in its order.
+      const open = new Set(manifest.map((tool) => tool.name));
+      const offered = declared.map((command) => open.has(command.name));
+      const allowed = tools.filter((_, index) => offered[index]);
+      return { tools, tool_choice: allowed.length === 0 ? "none" : choiceOf(allowed) };
     },
   };
 }
