@@ -16,7 +16,7 @@
  *   testing/     the fake dialect and the scripted model
  *   adapters/    framework edges (AI SDK, Agents SDK, LangChain, OpenTelemetry)
  *   sources/     components made from real libraries (XState, Redux)
- *   hosts/       serving a component (MCP server, WebMCP)
+ *   hosts/       serving a component (MCP server: the rooms of hosts/mcp/; WebMCP)
  *   ledgers/     durable CallLedgers on the application's own store client (Redis, PostgreSQL)
  *
  * Arrows point only down this list (a room may also import its own folder): the rooms of
@@ -43,8 +43,10 @@ const NPM = [
   "unknown",
   "undetermined",
 ];
-const pkg = (...names) =>
-  `(^|node_modules/)(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})(/|$)`;
+/** `text` as a regular expression matches it, literally. */
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const exactly = (path) => `^${escaped(path)}$`;
+const pkg = (...names) => `(^|node_modules/)(${names.map(escaped).join("|")})(/|$)`;
 
 /** Who may import which layers (besides its own). */
 const BELOW_ROOMS = ["core", "validation", "wire", "bridge"];
@@ -86,15 +88,31 @@ const EDGES = Object.fromEntries(
     .map((entry) => [entry.source, Object.keys(entry.peers)]),
 );
 /**
- * Modules of an edge entrypoint that only that entrypoint (and its own edges) import: they may
- * import its optional peers too, so an entrypoint past 500 lines splits into rooms (issue 43).
+ * Folders of rooms: an edge that grew past one file is a folder, one room per concern, headed by
+ * the entrypoints whose sources are in it (issue 43). Every room in it may import the optional
+ * peers those entrypoints declare; each entry file still imports only its own.
  */
-const ROOMS = {
-  "src/tools/hosts/mcp-asked.ts": ["@modelcontextprotocol/server"],
-  "src/tools/hosts/mcp-results.ts": ["@modelcontextprotocol/server"],
-};
-const MAY_IMPORT = { ...VALIDATORS, ...EDGES, ...ROOMS };
-const exactly = (path) => `^${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`;
+const ROOM_FOLDERS = ["src/tools/hosts/mcp/"];
+const peersIn = (folder) => [
+  ...new Set(
+    entrypoints
+      .filter((entry) => entry.source.startsWith(folder))
+      .flatMap((entry) => Object.keys(entry.peers ?? {})),
+  ),
+];
+/** Who may import npm packages (the files `path` matches), and which. */
+const MAY_IMPORT = [
+  ...Object.entries({ ...VALIDATORS, ...EDGES }).map(([source, packages]) => ({
+    name: source,
+    path: exactly(source),
+    packages,
+  })),
+  ...ROOM_FOLDERS.map((folder) => ({
+    name: `${folder}*`,
+    path: `^${escaped(folder)}[^/]+$`,
+    packages: peersIn(folder),
+  })),
+];
 
 module.exports = {
   forbidden: [
@@ -111,14 +129,14 @@ module.exports = {
       severity: "error",
       comment:
         "Only a validation adapter imports its validator library, and only an edge entrypoint imports its declared optional peers; everything else imports no npm package.",
-      from: { path: TOOLS, pathNot: Object.keys(MAY_IMPORT).map(exactly) },
+      from: { path: TOOLS, pathNot: MAY_IMPORT.map(({ path }) => path) },
       to: { dependencyTypes: NPM },
     },
-    ...Object.entries(MAY_IMPORT).map(([source, packages]) => ({
-      name: `only-its-own-packages:${source}`,
+    ...MAY_IMPORT.map(({ name, path, packages }) => ({
+      name: `only-its-own-packages:${name}`,
       severity: "error",
-      comment: `${source} imports only ${packages.join(", ")}.`,
-      from: { path: exactly(source) },
+      comment: `${name} imports only ${packages.join(", ")}.`,
+      from: { path },
       to: { dependencyTypes: NPM, pathNot: pkg(...packages) },
     })),
     {

@@ -8,7 +8,16 @@ import { join } from "node:path";
 
 const MAX_LINES = 500;
 // The rooms the shell is: each opens with a README.md saying what it owns.
-const ROOMS = ["bridge", "approval", "live", "telemetry", "loop", "compat", "dialects"];
+const ROOMS = [
+  "bridge",
+  "approval",
+  "live",
+  "telemetry",
+  "loop",
+  "compat",
+  "dialects",
+  "hosts/mcp",
+];
 const BRIDGE = "src/tools/bridge/ignite-tools.ts";
 const MAX_BRIDGE_LINES = 350;
 // What the capabilities are called in code: a branch on any of them belongs in its layer.

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 // Relative, not "ignite-element/tools/…", for the reason given in server.ts.
 import { approval } from "../../src/tools/approval/approval.js";
 import type { AgentComponent, AgentSchema } from "../../src/tools/core/types.js";
-import { type McpHttpServer, serveMcpHttp } from "../../src/tools/hosts/mcp-http.js";
+import { type McpHttpServer, serveMcpHttp } from "../../src/tools/hosts/mcp/http.js";
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
 

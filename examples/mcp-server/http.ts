@@ -12,7 +12,7 @@
 import { pathToFileURL } from "node:url";
 import { createActor } from "xstate";
 // Relative, not "ignite-element/tools/…", for the reason given in server.ts.
-import { serveMcpHttp } from "../../src/tools/hosts/mcp-http.js";
+import { serveMcpHttp } from "../../src/tools/hosts/mcp/http.js";
 import { fromActor } from "../../src/tools/sources/xstate.js";
 import { playerCommands, playerMachine } from "../xstate/player.js";
 

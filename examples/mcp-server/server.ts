@@ -13,7 +13,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 // the directory holding tsconfig.json, and elsewhere the package's self-reference resolves to
 // dist/, a build that may be stale. A published app imports "ignite-element/tools/mcp-server"
 // and "ignite-element/tools/redux" instead.
-import { mcpServerFactory } from "../../src/tools/hosts/mcp-server.js";
+import { mcpServerFactory } from "../../src/tools/hosts/mcp/server.js";
 import { fromSlice } from "../../src/tools/sources/redux.js";
 import { createTodoStore, todoCommands, todosSlice } from "../redux/todos.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sessionEvents } from "../../tools/hosts/event-store.js";
+import { sessionEvents } from "../../tools/hosts/mcp/event-store.js";
 
 /** The events replayed after `lastEventId`, and the stream they belong to. */
 async function replay(store: ReturnType<typeof sessionEvents<string>>, lastEventId: string) {

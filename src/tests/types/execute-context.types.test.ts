@@ -6,7 +6,7 @@ import {
   type AiSdkToolRunning,
   aiSdkTools,
 } from "../../tools/adapters/ai-sdk.js";
-import type { ServeMcpOptions } from "../../tools/hosts/mcp-server.js";
+import type { ServeMcpOptions } from "../../tools/hosts/mcp/server.js";
 import {
   type AgentComponent,
   type CommandSchema,

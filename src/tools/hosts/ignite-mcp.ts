@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { isRecord } from "../core/json.js";
 import type { AgentComponent, RuntimeEvent, ToolOffer } from "../core/types.js";
 import { waitTool } from "../live/wait.js";
-import type { ServeMcpOptions } from "./mcp-server.js";
+import type { ServeMcpOptions } from "./mcp/server.js";
 import { resolveTypeScriptSpecifiers } from "./typescript-specifiers.js";
 
 const USAGE = `Usage: ignite-mcp <module> [options]
@@ -291,8 +291,8 @@ async function importSdk() {
   try {
     const [{ serveStdio }, { mcpServerFactory }, { serveMcpHttp }] = await Promise.all([
       import("@modelcontextprotocol/server/stdio"),
-      import("./mcp-server.js"),
-      import("./mcp-http.js"),
+      import("./mcp/server.js"),
+      import("./mcp/http.js"),
     ]);
     return { serveStdio, mcpServerFactory, serveMcpHttp };
   } catch (error) {

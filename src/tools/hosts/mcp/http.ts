@@ -1,24 +1,16 @@
 /**
  * `ignite-element/tools/mcp-http` (Node only): a component served over MCP's Streamable HTTP to
- * clients of both protocol revisions on one endpoint, safe to leave running. A 2026-07-28
- * request stands alone: the SDK's `createMcpHandler` answers it with a fresh `Server` from
- * `mcpServerFactory`, so any node behind a load balancer may take any request. A 2025-11-25
- * client keeps its session, as that revision requires: one SDK `Server` per session over the
- * SDK's `WebStandardStreamableHTTPServerTransport` (through `toNodeHandler`), idle sessions
- * closed, dropped SSE streams resumable.
- * `Host` and `Origin` are checked for both.
+ * clients of both protocol revisions on one endpoint, safe to leave running. This room is the
+ * entry and Node's side of it: the options, the HTTP server (listening, closing, the `500` of a
+ * request that failed) and who may reach the endpoint — `Host` and `Origin`, checked for both
+ * revisions. What a request of each revision is answered with is `revisions.ts`'s: a 2026-07-28
+ * request stands alone (any node behind a load balancer may take it), a 2025-11-25 client keeps
+ * its session.
  */
 
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import {
-  createMcpHandler,
-  InMemoryServerEventBus,
-  isLegacyRequest,
-  type JSONRPCMessage,
-  WebStandardStreamableHTTPServerTransport,
-} from "@modelcontextprotocol/server";
+import { InMemoryServerEventBus } from "@modelcontextprotocol/server";
 import {
   aName,
   anObject,
@@ -28,11 +20,11 @@ import {
   MAX_TIMER_MS,
   names,
   wholeNumber,
-} from "../core/checks.js";
-import type { AgentComponent, RuntimeEvent } from "../core/types.js";
-import { sessionEvents } from "./event-store.js";
-import { checkAsking } from "./mcp-asked.js";
-import { mcpServerFactory, type ServeMcpOptions } from "./mcp-server.js";
+} from "../../core/checks.js";
+import type { AgentComponent, RuntimeEvent } from "../../core/types.js";
+import { checkAsking } from "./asked.js";
+import { revisions, rpcError } from "./revisions.js";
+import { mcpServerFactory, type ServeMcpOptions } from "./server.js";
 
 /** Options of `serveMcpHttp`: where to listen, who may connect, and `serveMcp`'s own. */
 export interface ServeMcpHttpOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
@@ -86,16 +78,6 @@ export interface McpHttpServer {
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-/** How long a client waits before reconnecting a stream the server ended (SSE `retry`). */
-const RETRY_MS = 1000;
-
-/** One client session: its transport, and what keeps it alive. */
-interface Session {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  /** Requests of the session still open: a running call, a GET stream. */
-  open: number;
-  idle: ReturnType<typeof setTimeout> | undefined;
-}
 
 /**
  * Serves `component` over MCP's Streamable HTTP on `host:port` at `path`, to clients of the
@@ -148,72 +130,9 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
   // A malformed schema is a TypeError now, not at the first client's request.
   const bus = new InMemoryServerEventBus();
   const factory = mcpServerFactory(component, { ...served, serverInfo, bus });
-  // 2025-11-25 requests never reach it: they are routed to their sessions first.
-  const modern = createMcpHandler(factory, { legacy: "reject", bus });
-
-  const sessions = new Map<string, Session>();
+  const endpoint = revisions(factory, bus, idleTimeoutMs);
   let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
-
-  /** A new 2025-11-25 session: its transport and SDK `Server`, bound to the component. */
-  async function openSession(): Promise<Session> {
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, session);
-        idleFrom(session);
-      },
-      eventStore: sessionEvents<JSONRPCMessage>(),
-      retryInterval: RETRY_MS,
-    });
-    const session: Session = { transport, open: 0, idle: undefined };
-    const server = factory({ era: "legacy" });
-    // The session ends: the client's DELETE, the idle timeout, or `close()`.
-    const detach = server.onclose;
-    server.onclose = () => {
-      detach?.();
-      clearTimeout(session.idle);
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    return session;
-  }
-
-  /** Closes `session` after `idleTimeoutMs` unless a request comes first. */
-  function idleFrom(session: Session): void {
-    clearTimeout(session.idle);
-    session.idle = setTimeout(() => void session.transport.close(), idleTimeoutMs);
-    // An idle session never keeps the process alive.
-    session.idle.unref();
-  }
-
-  /** Keeps `session` alive while `response` is open; idle from when its last request ends. */
-  function hold(session: Session, response: ServerResponse): void {
-    session.open += 1;
-    clearTimeout(session.idle);
-    response.once("close", () => {
-      session.open -= 1;
-      if (session.open === 0) idleFrom(session);
-    });
-  }
-
-  /** A 2025-11-25 request: its session's, or, for an `initialize`, a new session's. */
-  async function legacy(request: Request): Promise<Response> {
-    const id = request.headers.get("mcp-session-id");
-    if (id !== null) {
-      const session = sessions.get(id);
-      // What the SDK answers for a session it closed; clients then start a new one.
-      if (session === undefined) return rpcError(404, -32001, "Session not found");
-      const response = await session.transport.handleRequest(request);
-      return request.method === "GET" ? opened(response) : response;
-    }
-    // No session yet: only an initialize request opens one, which the transport checks; anything
-    // else leaves a transport without a session, closed at once.
-    const session = await openSession();
-    const response = await session.transport.handleRequest(request);
-    if (session.transport.sessionId === undefined) await session.transport.close();
-    return response;
-  }
 
   /** One request of either revision, as the SDK's web-standard handlers take it. */
   async function route(request: Request): Promise<Response> {
@@ -230,47 +149,26 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
     if (origin !== null && !allowedOrigins.has(origin)) {
       return rpcError(403, -32000, `Invalid Origin header: ${origin}`);
     }
-    // The SDK's own classification: a request without the 2026-07-28 envelope is 2025-11-25's.
-    const isLegacy = await isLegacyRequest(request);
-    return isLegacy ? legacy(request) : modern.fetch(request);
+    return endpoint.fetch(request);
   }
   const serve = toNodeHandler({ fetch: route });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // A session's request keeps it alive while it is open (a running call, a GET stream).
-    const id = request.headers["mcp-session-id"];
-    const session = typeof id === "string" ? sessions.get(id) : undefined;
-    if (session !== undefined) hold(session, response);
+    const release = endpoint.hold(request.headers["mcp-session-id"]);
+    if (release !== undefined) response.once("close", release);
     await serve(request, response);
   }
 
   const http = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (response.headersSent) response.end();
-      else {
-        const body = {
-          jsonrpc: "2.0",
-          error: { code: -32603, message: `Internal error: ${String(error)}` },
-          id: null,
-        };
-        response.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify(body));
-      }
-    });
+    handle(request, response).catch((error: unknown) => failed(response, error));
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(port, host, () => {
-      http.off("error", reject);
-      resolve();
-    });
-  });
-  const address = http.address();
-  if (address === null || typeof address === "string") throw new Error("not a TCP server");
+  const listening = await listen(http, port, host);
   const hostname = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  const url = new URL(`http://${hostname}:${address.port}${path}`);
+  const url = new URL(`http://${hostname}:${listening}${path}`);
   const hosts = options.allowedHosts
     ? [...options.allowedHosts]
-    : ["localhost", "127.0.0.1", "[::1]"].map((name) => `${name}:${address.port}`);
+    : ["localhost", "127.0.0.1", "[::1]"].map((name) => `${name}:${listening}`);
   allowedHosts = new Set(hosts);
   allowedOrigins = new Set(
     options.allowedOrigins ?? hosts.flatMap((name) => [`http://${name}`, `https://${name}`]),
@@ -280,8 +178,7 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
     url,
     async close() {
       factory.close();
-      await modern.close();
-      await Promise.all([...sessions.values()].map((session) => session.transport.close()));
+      await endpoint.close();
       http.closeAllConnections();
       await new Promise<void>((resolve, reject) =>
         http.close((error) => (error ? reject(error) : resolve())),
@@ -290,30 +187,31 @@ export async function serveMcpHttp<S, E extends RuntimeEvent>(
   };
 }
 
-/**
- * A GET stream that starts with an SSE comment. The SDK's transport opens it without writing to
- * it, and Node sends a response's headers with its first byte: without one, the client would not
- * know its stream is open until the first event or keep-alive, up to 15 s later. Clients ignore
- * comments.
- */
-function opened(response: Response): Response {
-  if (
-    response.body === null ||
-    !response.headers.get("content-type")?.startsWith("text/event-stream")
-  ) {
-    return response;
-  }
-  const comment = new TextEncoder().encode(": open\n\n");
-  const body = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({ start: (stream) => stream.enqueue(comment) }),
-  );
-  return new Response(body, { status: response.status, headers: response.headers });
+/** Listens on `host:port`; the port it listens on (a free one for `0`). */
+async function listen(http: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(port, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const address = http.address();
+  if (address === null || typeof address === "string") throw new Error("not a TCP server");
+  return address.port;
 }
 
-/** A JSON-RPC error with no request id, as the SDK transport answers. */
-function rpcError(status: number, code: number, message: string): Response {
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
-  return new Response(body, { status, headers: { "Content-Type": "application/json" } });
+/** The answer to a request whose handling failed: a JSON-RPC internal error, if it still can be. */
+function failed(response: ServerResponse, error: unknown): void {
+  if (response.headersSent) response.end();
+  else {
+    const body = {
+      jsonrpc: "2.0",
+      error: { code: -32603, message: `Internal error: ${String(error)}` },
+      id: null,
+    };
+    response.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+  }
 }
 
 /** A path of the server's own, as a URL has it. */

@@ -19,18 +19,18 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { NOT_ASKED } from "../approval/approval.js";
-import { answerAsked } from "../approval/asked.js";
-import { ApprovalError, approveCall, denyCall } from "../approval/decisions.js";
-import { type PausedTurn, pauseToolCalls, resumeToolCalls } from "../approval/pause.js";
-import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
-import type { PendingCall } from "../core/approval.js";
-import { aCount, checkOptional, type Expect } from "../core/checks.js";
-import { isRecord } from "../core/json.js";
-import type { CallLedger } from "../core/ledger.js";
-import type { RuntimeEvent } from "../core/types.js";
-import type { McpCall, McpToolList, McpToolResult } from "../dialects/mcp/dialect.js";
-import { contentKey } from "../validation/cache.js";
+import { NOT_ASKED } from "../../approval/approval.js";
+import { answerAsked } from "../../approval/asked.js";
+import { ApprovalError, approveCall, denyCall } from "../../approval/decisions.js";
+import { type PausedTurn, pauseToolCalls, resumeToolCalls } from "../../approval/pause.js";
+import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "../../bridge/types.js";
+import type { PendingCall } from "../../core/approval.js";
+import { aCount, checkOptional, type Expect } from "../../core/checks.js";
+import { isRecord } from "../../core/json.js";
+import type { CallLedger } from "../../core/ledger.js";
+import type { RuntimeEvent } from "../../core/types.js";
+import type { McpCall, McpToolList, McpToolResult } from "../../dialects/mcp/dialect.js";
+import { contentKey } from "../../validation/cache.js";
 
 /** The key of the person's answer in `inputRequests` and `inputResponses`. */
 export const APPROVAL_KEY = "approval";

@@ -4,10 +4,10 @@
  * promised.
  */
 import type { ServerContext } from "@modelcontextprotocol/server";
-import type { InvokeOptions, ToolCallAnswer } from "../bridge/types.js";
-import { executeFailed } from "../core/errors.js";
-import { isRecord } from "../core/json.js";
-import { err } from "../core/result.js";
+import type { InvokeOptions, ToolCallAnswer } from "../../bridge/types.js";
+import { executeFailed } from "../../core/errors.js";
+import { isRecord } from "../../core/json.js";
+import { err } from "../../core/result.js";
 import type {
   AgentComponent,
   JsonSchema,
@@ -15,10 +15,10 @@ import type {
   NeutralToolCall,
   ProgressUpdate,
   RuntimeEvent,
-} from "../core/types.js";
-import type { McpDialect, McpToolResult } from "../dialects/mcp/dialect.js";
-import { checkInput } from "../validation/cache.js";
-import type { InputValidator } from "../validation/port.js";
+} from "../../core/types.js";
+import type { McpDialect, McpToolResult } from "../../dialects/mcp/dialect.js";
+import { checkInput } from "../../validation/cache.js";
+import type { InputValidator } from "../../validation/port.js";
 
 /**
  * Who hears a call's progress and log lines: the client that made the request, on its stream.

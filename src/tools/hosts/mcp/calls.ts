@@ -1,0 +1,70 @@
+/**
+ * `tools/call`: a call answered by the bridge (validated, gated, run once, one at a time), or, when
+ * the approval policy asks about it, put to the person the way the request's revision can
+ * (`asked.ts`); the retry that brings their answer settles it. Its progress and log lines go to
+ * the caller, and its result is checked against the output schema promised (`results.ts`).
+ */
+import type { InputRequiredResult, Server, ServerContext } from "@modelcontextprotocol/server";
+import { partsOf } from "../../bridge/pipeline.js";
+import type { InvokeOptions, ToolCallAnswer } from "../../bridge/types.js";
+import type { RuntimeEvent } from "../../core/types.js";
+import type { McpToolResult } from "../../dialects/mcp/dialect.js";
+import { askOnConnection, askPerson, isInputRequired, settleAsked } from "./asked.js";
+import { type Host, isModern } from "./host.js";
+import type { Answered } from "./lists.js";
+import { checkedAgainstOutput, listenersFor, NO_ANSWER } from "./results.js";
+
+/** Sets `server`'s `tools/call` handler, each call answered through `answered`. */
+export function answerCalls<S, E extends RuntimeEvent>(
+  host: Host<S, E>,
+  server: Server,
+  answered: Answered,
+): void {
+  const { beside } = partsOf(host.bridge, "serveMcp").pipeline;
+  server.setRequestHandler("tools/call", ({ params }, ctx) =>
+    answered(ctx, !beside(params.name), () => answerCall(host, server, params, ctx)),
+  );
+}
+
+/**
+ * One `tools/call`: the retry of an asked call settled by the person's answer, or a call answered
+ * by the bridge — and, when the policy asks about it, asked of the person.
+ */
+async function answerCall<S, E extends RuntimeEvent>(
+  host: Host<S, E>,
+  server: Server,
+  params: { readonly name: string; readonly arguments?: Record<string, unknown> | undefined },
+  ctx: ServerContext,
+): Promise<McpToolResult | InputRequiredResult> {
+  const { bridge, asked } = host;
+  // `ctx.mcpReq.signal` is aborted by the client's cancellation: a queued call is then never
+  // executed, a running one is answered at once and its command's context signal aborts.
+  const invokeOptions: InvokeOptions = { signal: ctx.mcpReq.signal, ...listenersFor(ctx) };
+  const request = { name: params.name, arguments: params.arguments };
+  const state = ctx.mcpReq.requestState();
+  let answer: ToolCallAnswer<S, E, McpToolResult> | InputRequiredResult;
+  if (typeof state === "string") {
+    answer = await settleAsked(bridge, asked, state, request, ctx, invokeOptions);
+  } else {
+    const [first] = await bridge.answerToolCalls(request, invokeOptions);
+    if (first === undefined) return NO_ANSWER;
+    const { pending } = first;
+    if (pending === undefined) answer = first;
+    // A 2026-07-28 client is answered `input_required`; a 2025-11-25 one is asked on its
+    // connection, as that revision does.
+    else if (isModern(ctx)) {
+      answer = await askPerson(bridge, asked, first, pending, request, ctx, canElicit(server));
+    } else {
+      answer = await askOnConnection(bridge, first, pending, ctx, canElicit(server), invokeOptions);
+    }
+  }
+  return isInputRequired(answer) ? answer : checkedAgainstOutput(answer, host.output);
+}
+
+/**
+ * Whether the client can be shown a form: the capabilities it declared, on this request
+ * (2026-07-28, which the SDK also reports here) or when it connected (2025-11-25).
+ */
+function canElicit(server: Server): boolean {
+  return server.getClientCapabilities()?.elicitation !== undefined;
+}

@@ -1,0 +1,93 @@
+/**
+ * What every `Server` of one component shares, made once per `serveMcp` or `mcpServerFactory`:
+ * the one bridge (one queue, one component) and its dialect, how approvals are asked, how results
+ * are checked, the list's cache hints and the watchers' looks; and which revision a request
+ * speaks, which the rooms that answer it read.
+ */
+import {
+  type CacheScope,
+  PROTOCOL_VERSION_META_KEY,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { igniteTools } from "#compat";
+import { withDefaults } from "../../bridge/defaults.js";
+import { isRecord } from "../../core/json.js";
+import type { AgentComponent, RuntimeEvent } from "../../core/types.js";
+import { mcp } from "../../dialects/mcp/dialect.js";
+import { DEFAULT_MAX_RESULT_CHARS } from "../../wire/result-text.js";
+import { type Asking, asking } from "./asked.js";
+import type { OutputCheck } from "./results.js";
+import type { McpServerFactoryOptions } from "./types.js";
+
+/** What every server of one component shares. */
+export interface Host<S, E extends RuntimeEvent> {
+  readonly component: AgentComponent<S, E>;
+  readonly bridge: ReturnType<typeof bridgeOf<S, E>>["bridge"];
+  readonly dialect: ReturnType<typeof bridgeOf<S, E>>["dialect"];
+  readonly asked: Asking;
+  readonly output: OutputCheck<S, E>;
+  readonly cache: { readonly ttlMs: number; readonly cacheScope: CacheScope };
+  /** Looks at the tool list again: each watcher's, called after every call is answered. */
+  readonly looks: Set<() => void>;
+}
+
+/** The one bridge of `component` and its `mcp` dialect, each given only its own options. */
+function bridgeOf<S, E extends RuntimeEvent>(
+  component: AgentComponent<S, E>,
+  options: McpServerFactoryOptions<S, E>,
+) {
+  const dialect = mcp(options);
+  // The bridge is given its own options only: on Node it tells `onWarning` of any other key.
+  const {
+    maxResultChars,
+    requestStateKey,
+    approvalTtlSeconds,
+    ledger,
+    listTtlMs,
+    serverInfo,
+    bus,
+    ...bridgeOptions
+  } = options;
+  const bridge = igniteTools(component, dialect, {
+    ...bridgeOptions,
+    offer: options.offer ?? "declared",
+  });
+  return { dialect, bridge };
+}
+
+/**
+ * What the servers of `component` share, made and checked once: `who` names the function given
+ * `options`, in a TypeError for a bad one.
+ */
+export function hostOf<S, E extends RuntimeEvent>(
+  who: string,
+  component: AgentComponent<S, E>,
+  options: McpServerFactoryOptions<S, E>,
+): Host<S, E> {
+  const { dialect, bridge } = bridgeOf(component, options);
+  // Read now, so a malformed schema is a TypeError here rather than at the client's first list.
+  bridge.toToolDefs();
+  const declared = (options.offer ?? "declared") === "declared";
+  return {
+    component,
+    bridge,
+    dialect,
+    asked: asking(who, options),
+    output: {
+      component,
+      dialect,
+      validator: withDefaults(options).validator,
+      maxChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    },
+    cache: declared
+      ? { ttlMs: options.listTtlMs ?? 60_000, cacheScope: "public" }
+      : { ttlMs: 0, cacheScope: "private" },
+    looks: new Set(),
+  };
+}
+
+/** Whether the request was made under the 2026-07-28 revision (it carries the per-request envelope). */
+export function isModern(ctx: ServerContext): boolean {
+  const envelope: unknown = ctx.mcpReq.envelope;
+  return isRecord(envelope) && typeof envelope[PROTOCOL_VERSION_META_KEY] === "string";
+}
