@@ -194,7 +194,7 @@ describe("openai against the real OpenAI SDK (Chat Completions)", () => {
     await client.chat.completions.create({ model: "gpt-4.1", messages, ...bridge.toToolDefs() });
 
     expect(requests[1]?.body.tools).toStrictEqual(requests[0]?.body.tools);
-    expect((requests[0]?.body.tools as unknown[]).length).toBe(4);
+    expect(requests[0]?.body.tools).toHaveLength(4);
     const allowed = (...names: string[]) => ({
       type: "allowed_tools",
       allowed_tools: {
