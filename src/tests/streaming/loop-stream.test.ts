@@ -18,7 +18,7 @@ import { gemini } from "../../tools/dialects/gemini/dialect.js";
 import { geminiStream } from "../../tools/dialects/gemini/stream.js";
 import { ollama } from "../../tools/dialects/ollama/dialect.js";
 import { ollamaStream } from "../../tools/dialects/ollama/stream.js";
-import { openai, openaiResponses } from "../../tools/dialects/openai/dialect.js";
+import { allowedTools, openai, openaiResponses } from "../../tools/dialects/openai/dialect.js";
 import { openaiResponsesStream, openaiStream } from "../../tools/dialects/openai/stream.js";
 import {
   type AgentComponent,
@@ -255,6 +255,29 @@ describe("runToolLoop streaming with openai Chat Completions from 127.0.0.1", ()
       "tool",
       "assistant",
     ]);
+  });
+
+  it("streams with allowedTools: every request the same tools, the allowed subset in tool_choice", async () => {
+    const run = harness();
+    server.play(unnamed(chatToolTurn(SAFE_TODO), "[DONE]"), unnamed(chatFinalTurn, "[DONE]"));
+    const sdk = client();
+    const result = await runToolLoop({
+      tools: igniteTools(run.component, allowedTools(openai)),
+      stream: openaiStream,
+      model: ({ tools, messages, signal }) =>
+        sdk.chat.completions.create(
+          { model: "gpt-4.1", messages, ...tools, stream: true },
+          { signal },
+        ),
+      messages: history,
+      onDelta: run.onDelta,
+    });
+
+    expectStreamedRun(result, run);
+    const [first, second] = server.received.map((request) => request.body);
+    expect(second?.tools).toStrictEqual(first?.tools);
+    expect(first?.tool_choice).toBeDefined();
+    expect(second?.tool_choice).toBeDefined();
   });
 
   it("runs nothing after the call finish_reason length cut, though a later call had closed, and goes on", async () => {
