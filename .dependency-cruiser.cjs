@@ -58,6 +58,7 @@ const ALLOWED = {
   bridge: ["core", "validation", "wire", "bridge"],
   approval: [...BELOW_ROOMS, "approval"],
   live: [...BELOW_ROOMS, "live"],
+  content: [...BELOW_ROOMS, "content"],
   telemetry: [...BELOW_ROOMS, "telemetry"],
   loop: [...BELOW_ROOMS, "approval", "live", "loop"],
   compat: [...BELOW_ROOMS, "approval", "live", "telemetry", "loop", "compat"],

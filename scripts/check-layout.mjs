@@ -12,6 +12,7 @@ const ROOMS = [
   "bridge",
   "approval",
   "live",
+  "content",
   "telemetry",
   "loop",
   "compat",

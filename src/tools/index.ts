@@ -38,12 +38,21 @@ export type {
   ToolBridge,
   ToolCallAnswer,
 } from "./bridge/types.js";
+export { type ContentLayer, contentParts } from "./content/content.js";
 export type {
   ApprovalPolicy,
   ApprovalRequest,
   ApprovalVerdict,
   PendingCall,
 } from "./core/approval.js";
+export type {
+  AudioPart,
+  ContentPart,
+  EmbeddedResourcePart,
+  ImagePart,
+  ResourceLinkPart,
+  TextPart,
+} from "./core/content.js";
 export type { InputLimits } from "./core/input-limits.js";
 export type {
   Awaitable,

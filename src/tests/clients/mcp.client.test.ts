@@ -63,7 +63,7 @@ afterEach(async () => {
 /** The one result `handleToolCalls` gives for a tools/call request: one request is one call. */
 async function only(results: Promise<McpToolResult[]>): Promise<McpToolResult> {
   const [result] = await results;
-  return result ?? { content: [], isError: true };
+  return result ?? { content: [{ type: "text", text: "no answer" }], isError: true };
 }
 
 /**

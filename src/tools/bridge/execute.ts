@@ -17,7 +17,7 @@ import type {
 } from "../core/types.js";
 import { type CallContext, type CallListeners, callContext } from "./context.js";
 import { withDeadline } from "./deadline.js";
-import { readResult } from "./observation.js";
+import { type PartsReader, readResult } from "./observation.js";
 import type { ExecuteStage } from "./pipeline.js";
 import { isThenable, type Soon } from "./soon.js";
 
@@ -35,6 +35,7 @@ export interface Executor<S, E extends RuntimeEvent> {
 export function executorOf<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   timeoutMs: number | undefined,
+  parts: () => PartsReader,
 ): Executor<S, E> {
   let executing = false;
   const start = (command: string, input: unknown, context: CallContext) => {
@@ -65,7 +66,7 @@ export function executorOf<S, E extends RuntimeEvent>(
       result = start(command, input, context);
       if (!isThenable(result)) {
         context.settle();
-        return readResult(command, called, result);
+        return readResult(command, called, result, parts());
       }
     } catch (error) {
       context.settle();
@@ -74,7 +75,7 @@ export function executorOf<S, E extends RuntimeEvent>(
     return Promise.resolve(result).then(
       (value) => {
         context.settle();
-        return readResult<S, E>(command, called, value);
+        return readResult<S, E>(command, called, value, parts());
       },
       (error: unknown) => {
         context.settle();
@@ -93,7 +94,7 @@ export function executorOf<S, E extends RuntimeEvent>(
     try {
       const running = new Promise<unknown>((resolve) => resolve(start(command, input, context)));
       const waited = await withDeadline(running, timeoutMs, signal);
-      if (waited.done) return readResult(command, called, waited.value);
+      if (waited.done) return readResult(command, called, waited.value, parts());
       // The call is answered now; the command, still running, is told to stop.
       if (waited.stop === "timeout") {
         const detail = `did not finish within ${timeoutMs} ms`;

@@ -22,7 +22,7 @@ import { checkCallOptions } from "./call-options.js";
 import { checkComponent, checkDialect, checkOptions, gateOf, onceEach } from "./checks.js";
 import { withDefaults } from "./defaults.js";
 import { executorOf } from "./execute.js";
-import { projected } from "./observation.js";
+import { noParts, projected } from "./observation.js";
 import { type BridgeParts, type Pipeline, type Run, register } from "./pipeline.js";
 import { CANCELLED, callQueue, failed } from "./queue.js";
 import { executed } from "./route.js";
@@ -107,7 +107,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   const checked = withDefaults(options);
   const warn = onceEach(options.onWarning);
   const canExecute = gateOf(component, warn);
-  const executor = executorOf(component, timeoutMs);
+  const executor = executorOf(component, timeoutMs, () => pipeline.parts);
 
   // The stages every call goes through; the layers given wrap the ones they join.
   const pipeline: Pipeline<S, E> = {
@@ -117,13 +117,15 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     route: (route, call, _schema, invokeOptions, span) =>
       executed(pipeline, route, call, invokeOptions, span),
     execute: executor.execute,
-    answer: project && ((call, value) => projected(project, call, value)),
+    answer: project && ((call, value) => projected(project, call, value, pipeline.parts)),
+    parts: noParts,
   };
   const parts: BridgeParts<S, E> = {
     component,
     pipeline,
     warn,
     manifest: () => turns.manifest(),
+    carries: dialect?.carries ?? [],
   };
   for (const layer of layers) layer.install(parts);
 

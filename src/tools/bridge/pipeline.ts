@@ -6,6 +6,7 @@
  */
 
 import type { PendingCall } from "../core/approval.js";
+import type { ContentPart } from "../core/content.js";
 import type { Result } from "../core/result.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type {
@@ -20,6 +21,7 @@ import type {
   WarningSink,
 } from "../core/types.js";
 import type { InvokeOptions } from "./call-options.js";
+import type { PartsReader } from "./observation.js";
 import type { Soon } from "./soon.js";
 
 /** What one run of a call produced: its route, when `execute` was called, and its outcome. */
@@ -83,6 +85,11 @@ export interface Pipeline<S, E extends RuntimeEvent> {
   execute: ExecuteStage<S, E>;
   /** Absent when the model reads every observation as it is. */
   answer: AnswerStage<S, E> | undefined;
+  /**
+   * How a result's content parts are read: refused unless a layer (`contentParts()`) reads them,
+   * so that a bridge never sends what no layer checked.
+   */
+  parts: PartsReader;
 }
 
 /** What a layer is given of the bridge it joins. */
@@ -93,6 +100,8 @@ export interface BridgeParts<S, E extends RuntimeEvent> {
   readonly warn: WarningSink;
   /** The commands available now (throws the schema's `TypeError` when it broke). */
   manifest(): NeutralManifest;
+  /** The kinds of content part the bridge's dialect carries (none without a dialect). */
+  readonly carries: readonly ContentPart["type"][];
 }
 
 /**

@@ -29,6 +29,7 @@ export const LAYER_OPTIONS = {
   tracer: { layer: "tracing", madeBy: "otelTracer(tracer) or tracing(toolTracer)" },
   approve: { layer: "approval", madeBy: "approval(policy)" },
   wait: { layer: "wait", madeBy: "waitTool({ maxMs })" },
+  content: { layer: "content", madeBy: "contentParts()" },
 } as const;
 
 /**
@@ -118,6 +119,15 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    * @default undefined — no wait tool
    */
   wait?: Layer<"wait">;
+  /**
+   * Content parts, made by `contentParts()`: a command may answer with images, audio, texts,
+   * resources and links beside its state (`{ state, events, content }`), each checked and sent in
+   * the provider's own tool-result form. Without it, a result with `content` is refused. See
+   * docs/content.md.
+   *
+   * @default undefined — results are their observation's JSON text
+   */
+  content?: Layer<"content">;
 }
 
 /** One answered call: what was asked, what happened, and the block sent back to the provider. */

@@ -3,6 +3,7 @@
  * the core works on, the errors it answers with, and the two ports (dialect and validator).
  * Types only; nothing here runs.
  */
+import type { ContentPart } from "./content.js";
 import type { Result } from "./result.js";
 
 /** A JSON Schema object (draft 2020-12 unless its `$schema` says draft-07). */
@@ -62,6 +63,11 @@ export interface RuntimeEvent {
 export interface ExecuteResult<S, E extends RuntimeEvent> {
   state: S;
   events: E[];
+  /**
+   * Content parts beside the state — an image, audio, a text, a resource or a link to one — sent
+   * in each provider's own tool-result form by a bridge built with `content: contentParts()`.
+   */
+  content?: readonly ContentPart[];
 }
 
 /** MCP's (syslog's) levels, lowest first. */
@@ -205,7 +211,9 @@ export type ToolWarningCode =
   /** The approval policy gave what is not a verdict: the call was denied, saying so. */
   | "policy-not-a-verdict"
   /** An option the function does not take (a typo such as `timeoutMS`): it was ignored. */
-  | "unknown-option";
+  | "unknown-option"
+  /** A content part the provider cannot carry in a tool result: a text names it instead. */
+  | "content-left-out";
 
 /**
  * Something the application should know and the model never sees: a silent downgrade or a
@@ -284,6 +292,11 @@ export interface Route {
 export interface Observation<S = unknown, E extends RuntimeEvent = RuntimeEvent> {
   snapshot: S;
   events: E[];
+  /**
+   * The content parts `execute` answered with, checked (`content: contentParts()`): each dialect
+   * sends them in its provider's own form, never inside the JSON text of the observation.
+   */
+  content?: readonly ContentPart[];
 }
 
 /** One reason an input was rejected, written so a model can fix its next call. */
@@ -420,6 +433,12 @@ export interface ToolDialect<ToolDefs, Response, ResultBlock> {
   parseToolCalls(response: Response, manifest: NeutralManifest): NeutralToolCall[];
   /** One call's outcome as the provider's result block. */
   toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): ResultBlock;
+  /**
+   * The kinds of content part this dialect sends in its provider's own tool-result form; a part
+   * of another kind reaches it as a text part standing in for it (`contentParts()`). Absent: the
+   * provider takes text only, and the parts travel in the observation's JSON, as text.
+   */
+  readonly carries?: readonly ContentPart["type"][];
 }
 
 /**

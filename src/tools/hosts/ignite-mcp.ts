@@ -155,6 +155,7 @@ function isOffer(value: string): value is ToolOffer {
 const MODULE_OPTIONS: Record<keyof ServeMcpOptions, true> = {
   approve: true,
   wait: true,
+  content: true,
   offer: true,
   timeoutMs: true,
   project: true,

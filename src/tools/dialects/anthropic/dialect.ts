@@ -5,7 +5,7 @@
  */
 
 import { isRecord } from "../../core/json.js";
-import type { Result } from "../../core/result.js";
+import { ok, type Result } from "../../core/result.js";
 import type {
   LoopDialect,
   NeutralManifest,
@@ -15,6 +15,7 @@ import type {
   ToolError,
 } from "../../core/types.js";
 import { CUT_OFF, objectRequired } from "../../wire/arguments.js";
+import { withoutParts } from "../../wire/content-parts.js";
 import { shapeError } from "../../wire/describe-value.js";
 import { ANTHROPIC_NAMES } from "../../wire/names.js";
 import {
@@ -30,6 +31,8 @@ import { ANTHROPIC_STRICT, type StrictRule } from "../../wire/strict.js";
 import { strictOf } from "../../wire/strict-option.js";
 
 export type { StrictRule } from "../../wire/strict.js";
+
+import { ANTHROPIC_CARRIES, resultContent } from "./content.js";
 
 import type {
   AnthropicContentBlockParam,
@@ -137,10 +140,19 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
         type: "tool_result",
         // The SDK requires a string; every call parsed from an API response carries its id.
         tool_use_id: call.id ?? "",
-        content: resultText(call, result, maxChars),
+        content:
+          result.ok && result.value.content
+            ? resultContent(
+                resultText(call, ok(withoutParts(result.value)), maxChars),
+                result.value.content,
+                maxChars,
+              )
+            : resultText(call, result, maxChars),
         ...(result.ok ? {} : { is_error: true }),
       };
     },
+
+    carries: ANTHROPIC_CARRIES,
 
     appendTurn(messages, response, results) {
       // The API accepts back every block it returns (the SDK types its ContentBlock as assignable

@@ -41,7 +41,15 @@ export interface AnthropicDocumentBlockParam {
       }
     | { type: "url"; url: string }
     | { type: "file"; file_id: string };
+  /** The document's title, as the model reads it. */
+  title?: string | null;
 }
+
+/** A block of a `tool_result`'s content this package sends (`contentParts()`). */
+export type AnthropicToolResultContent =
+  | AnthropicTextBlockParam
+  | AnthropicImageBlockParam
+  | AnthropicDocumentBlockParam;
 
 /** A search result block. */
 export interface AnthropicSearchResultBlockParam {
@@ -82,7 +90,11 @@ export interface AnthropicToolReferenceBlockParam {
 export interface AnthropicToolResult {
   type: "tool_result";
   tool_use_id: string;
-  content: string;
+  /**
+   * The outcome's text; with content parts (`contentParts()`), blocks: that text first, then
+   * each part as an image, document or text block.
+   */
+  content: string | AnthropicToolResultContent[];
   /** Present, and `true`, only when the call failed. */
   is_error?: boolean;
 }

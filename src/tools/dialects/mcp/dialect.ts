@@ -18,6 +18,7 @@ import type {
   ToolError,
 } from "../../core/types.js";
 import { objectArguments } from "../../wire/arguments.js";
+import { partBlocks, withoutParts } from "../../wire/content-parts.js";
 import { shapeError } from "../../wire/describe-value.js";
 import { MCP_NAMES } from "../../wire/names.js";
 import {
@@ -112,9 +113,40 @@ export type McpTextContent = {
   text: string;
 };
 
+/** An image or audio content block: base64 bytes and their MIME type. */
+export type McpMediaContent = {
+  type: "image" | "audio";
+  data: string;
+  mimeType: string;
+};
+
+/** A link to a resource the client may read. */
+export type McpResourceLink = {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+};
+
+/** A resource carried whole: its text, or its bytes base64-encoded (`blob`). */
+export type McpEmbeddedResource = {
+  type: "resource";
+  resource:
+    | { uri: string; mimeType?: string; text: string }
+    | { uri: string; mimeType?: string; blob: string };
+};
+
+/** Any content block of a `CallToolResult` this dialect sends. */
+export type McpContent = McpTextContent | McpMediaContent | McpResourceLink | McpEmbeddedResource;
+
 /** The answer to a `tools/call` request: assignable to the SDK's `CallToolResult`. */
 export type McpToolResult = {
-  content: McpTextContent[];
+  /**
+   * The observation's JSON text first, then the call's content parts (`contentParts()`), each an
+   * MCP content block as it came.
+   */
+  content: [McpTextContent, ...McpContent[]];
   /**
    * The observation `{ snapshot, events }` as JSON data; present on success only, and only when
    * its JSON text is within `maxResultChars` (structured data cannot be cut and stay valid).
@@ -123,6 +155,8 @@ export type McpToolResult = {
   /** Set on every error, so the client shows the model a failed call. */
   isError?: true;
 };
+
+const textBlock = (text: string): McpTextContent => ({ type: "text", text });
 
 /** The MCP dialect: a plain `ToolDialect`, one call per `tools/call` request. */
 export type McpDialect = ToolDialect<McpToolList, McpCall, McpToolResult>;
@@ -154,6 +188,8 @@ function make(options: McpOptions = {}): McpDialect {
       };
     },
 
+    carries: ["text", "image", "audio", "resource_link", "resource"],
+
     parseToolCalls(call: McpCall, manifest: NeutralManifest): NeutralToolCall[] {
       const { name, args } = paramsOf(call);
       // The JSON-RPC id is the transport's, not in `params`: the call has no id of its own.
@@ -170,9 +206,15 @@ function make(options: McpOptions = {}): McpDialect {
       // Plain JSON data, the common case, is copied once and the text written from the copy;
       // anything else is encoded by the shared rule and read back from its text. Either way
       // the structured content is the text's data, and shares nothing with the component's state.
-      const plain = plainCopy(result.value);
-      const json = plain === NOT_PLAIN ? toJsonText(result.value) : JSON.stringify(plain);
-      const content: McpTextContent[] = [{ type: "text", text: cappedJson(json, maxChars) }];
+      const value = withoutParts(result.value);
+      const plain = plainCopy(value);
+      const json = plain === NOT_PLAIN ? toJsonText(value) : JSON.stringify(plain);
+      const text: McpTextContent = { type: "text", text: cappedJson(json, maxChars) };
+      const parts = result.value.content;
+      // MCP's content blocks are the parts' own vocabulary: each goes as it came, while it fits.
+      const content: McpToolResult["content"] = parts
+        ? [text, ...partBlocks(parts, maxChars - text.text.length, (part) => part, textBlock)]
+        : [text];
       // The same data as the text: over the cap, the text is cut and the structured copy, which
       // cannot be cut and stay valid, is left out.
       if (json.length > maxChars) return { content };

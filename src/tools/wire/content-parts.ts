@@ -1,0 +1,62 @@
+/**
+ * Content parts on the wire, for every dialect: the observation's JSON never holds them; a dialect
+ * whose provider carries a kind sends it in the provider's own form, within what is left of the
+ * size cap, and a part it cannot carry, or that does not fit, becomes a short text that names
+ * it — so the model knows something was there, and no base64 payload is ever cut in half.
+ */
+import type { ContentPart } from "../core/content.js";
+import type { Observation } from "../core/types.js";
+
+/** `value` without its content parts: what the JSON text and structured content hold. */
+export function withoutParts(value: Observation): Observation {
+  return value.content === undefined ? value : { snapshot: value.snapshot, events: value.events };
+}
+
+/** What a part is, in a few words: `an image (image/png)`, `the resource file:///a.pdf`. */
+export function partName(part: ContentPart): string {
+  switch (part.type) {
+    case "image":
+      return `an image (${part.mimeType})`;
+    case "audio":
+      return `audio (${part.mimeType})`;
+    case "text":
+      return "a text";
+    case "resource_link":
+      return `a link to ${part.uri}`;
+    default:
+      return `the resource ${part.resource.uri}`;
+  }
+}
+
+/** The text that stands for `part` where it was left out, and why. */
+export function standIn(part: ContentPart, why: string): string {
+  return `[${partName(part)} was left out: ${why}]`;
+}
+
+/** Why a part was left out when it did not fit. */
+export const OVER_CAP = "over the size cap of this result";
+
+/** The length a part takes when sent: its JSON text, base64 payload included. */
+const charsOf = (part: ContentPart) => JSON.stringify(part).length;
+
+/**
+ * `parts` as a provider's blocks, in order: each one `carry` maps (or answers with why it cannot
+ * be carried) while it fits in `room` characters; the others as `text` blocks standing in for
+ * them. A stand-in is always sent, even past the cap: it is a line, and it says what is missing.
+ */
+export function partBlocks<Block>(
+  parts: readonly ContentPart[],
+  room: number,
+  carry: (part: ContentPart) => Block | string,
+  text: (line: string) => Block,
+): Block[] {
+  let left = room;
+  return parts.map((part) => {
+    const size = charsOf(part);
+    if (size > left) return text(standIn(part, OVER_CAP));
+    const block = carry(part);
+    if (typeof block === "string") return text(standIn(part, block));
+    left -= size;
+    return block;
+  });
+}
