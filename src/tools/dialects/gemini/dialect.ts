@@ -319,3 +319,4 @@ function wrong(value: unknown): string {
  * configured, `igniteTools(component, gemini({ schema: "openapi" }))`.
  */
 export const gemini: typeof make & GeminiDialect<GeminiTool[]> = Object.assign(make, make());
+export * from "./allowed.js";
