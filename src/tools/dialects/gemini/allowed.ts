@@ -6,8 +6,7 @@
  * function of its own, so a bundle that does not use it carries none of it.
  */
 import { badArgument } from "../../core/checks.js";
-import type { NeutralManifest, ToolDefsContext } from "../../core/types.js";
-import type { GeminiDialect } from "./dialect.js";
+import type { LoopDialect, NeutralManifest, ToolDefsContext } from "../../core/types.js";
 
 /**
  * Which functions the model may call (Gemini's `FunctionCallingConfig`). With `@google/genai`,
@@ -24,8 +23,11 @@ export type GeminiToolRequest<Tool> = {
   toolConfig: { functionCallingConfig: GeminiFunctionCallingConfig };
 };
 
-/** `allowedFunctions(gemini)`: every declared function, and the ones callable now. */
-export type GeminiAllowedDialect<Tool> = Omit<GeminiDialect<Tool[]>, "toToolDefs"> & {
+/**
+ * `allowedFunctions(gemini)`: every declared function, and the ones callable now; otherwise the
+ * dialect it was given (`GeminiDialect` is `Dialect` here).
+ */
+export type GeminiAllowedDialect<Tool, Dialect> = Omit<Dialect, "toToolDefs"> & {
   toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): GeminiToolRequest<Tool>;
 };
 
@@ -41,9 +43,12 @@ export type GeminiAllowedDialect<Tool> = Omit<GeminiDialect<Tool[]>, "toToolDefs
  * const { tools: declared, toolConfig } = tools.toToolDefs();
  * ```
  */
-export function allowedFunctions<Tool extends { functionDeclarations: { name: string }[] }>(
-  dialect: GeminiDialect<Tool[]>,
-): GeminiAllowedDialect<Tool> {
+export function allowedFunctions<
+  Tool extends { functionDeclarations: { name: string }[] },
+  Dialect extends LoopDialect<Tool[], unknown, unknown, unknown>,
+>(
+  dialect: Dialect & LoopDialect<Tool[], unknown, unknown, unknown>,
+): GeminiAllowedDialect<Tool, Dialect> {
   if (typeof dialect?.toToolDefs !== "function") {
     throw badArgument("allowedFunctions", "dialect", dialect, "gemini (configured or not)");
   }
