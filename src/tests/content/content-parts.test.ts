@@ -111,6 +111,12 @@ describe("contentParts()", () => {
 });
 
 describe("content parts in each dialect", () => {
+  it("leaves a dialect called directly with no observation answering as before", () => {
+    const nothing = { ok: true as const, value: undefined as never };
+    expect(mcp.toToolResult(draw, nothing).content).toEqual([{ type: "text", text: "null" }]);
+    expect(anthropic.toToolResult(draw, nothing).content).toBe("null");
+  });
+
   it("MCP: the observation's text, then each part as the MCP content block it already is", async () => {
     const tools = igniteTools(chart([image, audio, link, pdf, notes]), mcp, {
       content: contentParts(),

@@ -18,7 +18,8 @@ export interface ContentLayer extends Layer<"content"> {}
  * Lets the bridge's commands answer with content parts: `execute` returns
  * `{ state, events, content: [{ type: "image", data, mimeType: "image/png" }] }` and the dialect
  * sends them in its provider's own form (MCP content blocks, Anthropic image and document
- * blocks); a kind its provider cannot carry reaches the model as a text naming it. A malformed
+ * blocks, the Responses API's `input_image` and `input_file`, Gemini's inline data); a kind its
+ * provider cannot carry reaches the model as a text naming it. A malformed
  * part (an unknown type, a MIME type that is not one, data that is not base64) answers the call
  * `ExecuteFailed`: nothing is sent half-formed. `invoke` returns the parts as they came.
  *

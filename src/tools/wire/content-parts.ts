@@ -9,7 +9,7 @@ import type { Observation } from "../core/types.js";
 
 /** `value` without its content parts: what the JSON text and structured content hold. */
 export function withoutParts(value: Observation): Observation {
-  return value.content === undefined ? value : { snapshot: value.snapshot, events: value.events };
+  return value?.content === undefined ? value : { snapshot: value.snapshot, events: value.events };
 }
 
 /** What a part is, in a few words: `an image (image/png)`, `the resource file:///a.pdf`. */

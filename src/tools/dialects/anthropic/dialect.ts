@@ -141,7 +141,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
         // The SDK requires a string; every call parsed from an API response carries its id.
         tool_use_id: call.id ?? "",
         content:
-          result.ok && result.value.content
+          result.ok && result.value?.content
             ? resultContent(
                 resultText(call, ok(withoutParts(result.value)), maxChars),
                 result.value.content,

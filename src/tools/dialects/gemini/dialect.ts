@@ -16,6 +16,7 @@ import type {
   ToolError,
 } from "../../core/types.js";
 import { objectArguments } from "../../wire/arguments.js";
+import { withoutParts } from "../../wire/content-parts.js";
 import { describeValue } from "../../wire/describe-value.js";
 import { GEMINI_NAMES } from "../../wire/names.js";
 import {
@@ -35,9 +36,11 @@ import {
   truncated,
 } from "../../wire/result-text.js";
 import { type Warn, warnerOf } from "../../wire/warnings.js";
+import { GEMINI_CARRIES, type GeminiFunctionResponseMedia, responseContent } from "./content.js";
 import { downgrade } from "./downgrade.js";
 import { type GeminiSchema, restoreNumbers } from "./schema.js";
 
+export type { GeminiFunctionResponseMedia } from "./content.js";
 export type { GeminiSchema, GeminiType } from "./schema.js";
 
 /** Options of the `gemini` dialect. */
@@ -133,6 +136,8 @@ export interface GeminiFunctionResponsePart {
     name: string;
     /** `{ output }` on success, `{ error }` on failure: Gemini has no error flag. */
     response: Record<string, unknown>;
+    /** The images and files of the call's content parts (`contentParts()`), when it has any. */
+    parts?: GeminiFunctionResponseMedia[];
   };
 }
 
@@ -191,16 +196,27 @@ function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiO
       result: Result<Observation, ToolError>,
     ): GeminiFunctionResponsePart {
       const id = typeof call.id === "string" && !SYNTHETIC_ID.test(call.id) ? { id: call.id } : {};
+      const name = call.toolName ?? call.name;
+      // `?.`: called directly, a dialect may be handed what is no observation; it answers that too.
+      const content = result.ok ? result.value?.content : undefined;
+      if (result.ok && content) {
+        const base = output(withoutParts(result.value), maxChars);
+        const sent = responseContent(base, content, maxChars);
+        const parts = sent.parts.length > 0 ? { parts: sent.parts } : {};
+        return { functionResponse: { ...id, name, response: { output: sent.output }, ...parts } };
+      }
       return {
         functionResponse: {
           ...id,
-          name: call.toolName ?? call.name,
+          name,
           response: result.ok
             ? { output: output(result.value, maxChars) }
             : { error: cappedLine(errorText(call, result.error), maxChars) },
         },
       };
     },
+
+    carries: GEMINI_CARRIES,
 
     appendTurn(messages, response, results) {
       const content = contentOf(response, "appendTurn");

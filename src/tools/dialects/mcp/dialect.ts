@@ -210,7 +210,7 @@ function make(options: McpOptions = {}): McpDialect {
       const plain = plainCopy(value);
       const json = plain === NOT_PLAIN ? toJsonText(value) : JSON.stringify(plain);
       const text: McpTextContent = { type: "text", text: cappedJson(json, maxChars) };
-      const parts = result.value.content;
+      const parts = result.value?.content;
       // MCP's content blocks are the parts' own vocabulary: each goes as it came, while it fits.
       const content: McpToolResult["content"] = parts
         ? [text, ...partBlocks(parts, maxChars - text.text.length, (part) => part, textBlock)]

@@ -3,7 +3,7 @@
  * results as `function_call_output` input items, reasoning items re-sent ahead of their calls.
  */
 import { isRecord } from "../../core/json.js";
-import type { Result } from "../../core/result.js";
+import { ok, type Result } from "../../core/result.js";
 import type {
   JsonSchema,
   LoopDialect,
@@ -13,6 +13,7 @@ import type {
   ToolDefsContext,
   ToolError,
 } from "../../core/types.js";
+import { withoutParts } from "../../wire/content-parts.js";
 import { shapeError } from "../../wire/describe-value.js";
 import { OPENAI_NAMES } from "../../wire/names.js";
 import {
@@ -25,7 +26,15 @@ import {
 } from "../../wire/provider-tools.js";
 import { maxCharsOf, resultText } from "../../wire/result-text.js";
 import { strictOf } from "../../wire/strict-option.js";
+import { type OpenAIResponsesOutputContent, outputContent, RESPONSES_CARRIES } from "./content.js";
 import { type OpenAIOptions, objectText, readArguments } from "./shared.js";
+
+export type {
+  OpenAIResponsesInputFile,
+  OpenAIResponsesInputImage,
+  OpenAIResponsesInputText,
+  OpenAIResponsesOutputContent,
+} from "./content.js";
 
 /** A Responses API function tool (assignable to the SDK's `FunctionTool`). */
 export interface OpenAIResponsesTool {
@@ -65,7 +74,11 @@ export interface OpenAIResponsesResponse {
 export interface OpenAIResponsesToolResult {
   type: "function_call_output";
   call_id: string;
-  output: string;
+  /**
+   * The observation's JSON text; with content parts (`contentParts()`), a list: that text as
+   * `input_text` first, then each part as `input_text`, `input_image` or `input_file`.
+   */
+  output: string | OpenAIResponsesOutputContent[];
 }
 
 /** A `function_call` item: a call the model made. */
@@ -199,8 +212,17 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
     toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
       type: "function_call_output",
       call_id: call.id ?? "",
-      output: resultText(call, result, maxChars),
+      output:
+        // `?.`: called directly, a dialect may be handed what is no observation (`null` is sent).
+        result.ok && result.value?.content
+          ? outputContent(
+              resultText(call, ok(withoutParts(result.value)), maxChars),
+              result.value.content,
+              maxChars,
+            )
+          : resultText(call, result, maxChars),
     }),
+    carries: RESPONSES_CARRIES,
     appendTurn(messages, response, results) {
       // The API takes every output item back as input. Only the pass-through item type is too
       // loose to say so; the kinds a function-calling turn produces are typed exactly.
