@@ -12,6 +12,8 @@
 import { pathToFileURL } from "node:url";
 // Relative, not "ignite-element/tools/…", for the reason given in server.ts.
 import { approval } from "../../src/tools/approval/approval.js";
+import { contentParts } from "../../src/tools/content/content.js";
+import type { ContentPart } from "../../src/tools/core/content.js";
 import type { AgentComponent, AgentSchema } from "../../src/tools/core/types.js";
 import { type McpHttpServer, serveMcpHttp } from "../../src/tools/hosts/mcp/http.js";
 
@@ -44,6 +46,40 @@ const contactInput = {
   additionalProperties: false,
 };
 
+// A 1×1 red PNG and the smallest WAV (a header, no samples): what the media scenarios ask for.
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
+const image: ContentPart = { type: "image", data: PNG, mimeType: "image/png" };
+
+/** What each media scenario's tool answers with beside its state: content parts. */
+const MEDIA: Record<string, ContentPart[]> = {
+  test_image_content: [image],
+  test_audio_content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }],
+  test_embedded_resource: [
+    {
+      type: "resource",
+      resource: {
+        uri: "test://embedded-resource",
+        mimeType: "text/plain",
+        text: "This is an embedded resource content.",
+      },
+    },
+  ],
+  test_multiple_content_types: [
+    { type: "text", text: "Multiple content types test:" },
+    image,
+    {
+      type: "resource",
+      resource: {
+        uri: "test://mixed-content-resource",
+        mimeType: "application/json",
+        text: '{"test":"data","value":123}',
+      },
+    },
+  ],
+};
+
 /** Commands whose calls the approval policy puts to the person: the suite's input-required tools. */
 const ASKED = new Set([
   "test_input_required_result_elicitation",
@@ -74,6 +110,9 @@ export function conformanceComponent(): AgentComponent<string, never> {
       ...Object.fromEntries(
         [...ASKED].map((name) => [name, { description: "Runs once the person allows it." }]),
       ),
+      ...Object.fromEntries(
+        Object.keys(MEDIA).map((name) => [name, { description: "Answers with content parts." }]),
+      ),
     },
   };
   return {
@@ -103,8 +142,11 @@ export function conformanceComponent(): AgentComponent<string, never> {
         case "test_input_required_result_request_state":
           // Run only after the retry carried a requestState the server verified.
           return { state: "state-ok: the request state was verified", events: [] };
-        default:
+        default: {
+          const content = MEDIA[command];
+          if (content) return { state: command, events: [], content };
           return { state: "This is a simple text response for testing.", events: [] };
+        }
       }
     },
   };
@@ -116,6 +158,7 @@ export function serveConformance(port = 0): Promise<McpHttpServer> {
     port,
     serverInfo: { name: "ignite-conformance", version: "1.0.0" },
     offer: "available",
+    content: contentParts(),
     approve: approval(({ route }) => (ASKED.has(route.command) ? "ask" : "allow")),
   });
 }
