@@ -13,6 +13,7 @@ import {
   type ToolRunnableConfig,
   type ToolSchemaBase,
 } from "@langchain/core/tools";
+import type { ContentPart } from "../core/content.js";
 import { isRecord } from "../core/json.js";
 import type { Result } from "../core/result.js";
 import type {
@@ -108,7 +109,13 @@ export function langchainTools<S, E extends RuntimeEvent>(
 ): StructuredToolInterface[] {
   // A person is asked only where the application put the middleware: "ask" is approved only for
   // a call its `when` asked about (and so held for a person), never for another.
-  const adapter = adapterTools(component, options, { names: LANGCHAIN_NAMES }, "asked");
+  const adapter = adapterTools(
+    component,
+    options,
+    { names: LANGCHAIN_NAMES },
+    "asked",
+    LANGCHAIN_CARRIES,
+  );
   return adapter.tools.map((wire) => new BridgedTool(wire, adapter));
 }
 
@@ -210,15 +217,42 @@ class BridgedTool extends StructuredTool<ToolSchemaBase> {
   ): Promise<string | ToolMessage> {
     const call = frameworkCall(args, id);
     const outcome = await this.adapter.invoke(this.wire, call, signal ? { signal } : {});
-    const { text, isError } = this.adapter.text(this.wire, call, outcome);
+    const { text, isError, parts } = this.adapter.text(this.wire, call, outcome);
     if (id === undefined) return text;
     return new ToolMessage({
-      content: text,
+      // With content parts, LangChain's standard content blocks: the text, then each part.
+      content: parts ? [{ type: "text", text }, ...parts.map(standardBlock)] : text,
       tool_call_id: id,
       name: this.name,
       status: isError ? "error" : "success",
       artifact: artifactOf(outcome),
     });
+  }
+}
+
+/** What the LangChain adapter carries as standard content blocks of a `ToolMessage`. */
+const LANGCHAIN_CARRIES: readonly ContentPart["type"][] = ["text", "image", "audio", "resource"];
+
+/**
+ * A content part as LangChain's standard content block (`@langchain/core` 1.x): a text, an image
+ * or audio as base64 data with its MIME type, a file's bytes as a `file` block with its name.
+ */
+function standardBlock(part: ContentPart) {
+  switch (part.type) {
+    case "image":
+    case "audio":
+      return { type: part.type, data: part.data, mimeType: part.mimeType };
+    case "resource": {
+      const { resource } = part;
+      if ("text" in resource) return { type: "text" as const, text: resource.text };
+      const filename = resource.uri.slice(resource.uri.lastIndexOf("/") + 1) || resource.uri;
+      const mimeType = resource.mimeType ?? "application/octet-stream";
+      return { type: "file" as const, data: resource.blob, mimeType, metadata: { filename } };
+    }
+    case "text":
+      return { type: "text" as const, text: part.text };
+    default:
+      return { type: "text" as const, text: `Resource: ${part.name} <${part.uri}>` };
   }
 }
 

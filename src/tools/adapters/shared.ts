@@ -10,7 +10,8 @@ import { igniteTools, upgrade } from "#compat";
 import { approval as approvalLayer, policyOf } from "../approval/approval.js";
 import { frameworkApproval } from "../approval/framework.js";
 import type { IgniteToolsOptions, InvokeOptions } from "../bridge/types.js";
-import type { Result } from "../core/result.js";
+import type { ContentPart } from "../core/content.js";
+import { ok, type Result } from "../core/result.js";
 import type {
   AbortSignalLike,
   AgentComponent,
@@ -21,6 +22,7 @@ import type {
   ToolError,
 } from "../core/types.js";
 import { objectArguments } from "../wire/arguments.js";
+import { partBlocks, withoutParts } from "../wire/content-parts.js";
 import {
   type ProviderCall,
   toNeutralCall,
@@ -29,7 +31,7 @@ import {
   type WireOptions,
   type WireTool,
 } from "../wire/provider-tools.js";
-import { type ResultOptions, resultText } from "../wire/result-text.js";
+import { DEFAULT_MAX_RESULT_CHARS, type ResultOptions, resultText } from "../wire/result-text.js";
 
 /**
  * Options every framework adapter takes: the `igniteTools` options and the result-text cap. A
@@ -43,6 +45,11 @@ export interface AdapterOptions<S = unknown, E extends RuntimeEvent = RuntimeEve
 export interface ToolAnswer {
   readonly text: string;
   readonly isError: boolean;
+  /**
+   * The content parts the call answered with, of the kinds the framework carries as blocks of its
+   * own (`contentParts()`), within the size cap; `text` is then the observation without them.
+   */
+  readonly parts?: readonly ContentPart[];
 }
 
 /** A framework's tool call: its id, when it has one, and the arguments as decoded. */
@@ -131,16 +138,29 @@ export function adapterTools<S, E extends RuntimeEvent>(
   wireOptions: WireOptions,
   /** Whether the framework asks a person itself: see `FrameworkAsks`. */
   frameworkAsks: FrameworkAsks = false,
+  /** The kinds of content part the framework carries as blocks of its own (none: as text). */
+  carries: readonly ContentPart["type"][] = [],
 ): AdapterTools<S, E> {
   // A dialect whose response is one framework call: the bridge then maps it back against every
   // declared command, queues it, and projects what the model reads, as it does for a provider.
   const dialect: ToolDialect<WireManifest, ProviderCall, ToolAnswer> = {
     toToolDefs: (manifest, context) => toWire(manifest, wireOptions, context),
     parseToolCalls: (call, manifest) => [toNeutralCall(toWire(manifest, wireOptions), call)],
-    toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
-      text: resultText(call, result, options.maxResultChars),
-      isError: !result.ok,
-    }),
+    toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => {
+      const parts = result.ok && carries.length > 0 ? result.value?.content : undefined;
+      if (!result.ok || !parts) {
+        return { text: resultText(call, result, options.maxResultChars), isError: !result.ok };
+      }
+      const max = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+      const text = resultText(call, ok(withoutParts(result.value)), max);
+      const asText = (line: string): ContentPart => ({ type: "text", text: line });
+      return {
+        text,
+        isError: false,
+        parts: partBlocks(parts, max - text.length, (part) => part, asText),
+      };
+    },
+    carries,
   };
   // On Node, the option forms before layers too (compat/legacy.ts).
   const given = upgrade(options);
