@@ -210,6 +210,27 @@ describe("anthropicStream", () => {
     expect(turn.response().content).toEqual([]);
   });
 
+  it("reads a block whose type is not a string, even one that cannot be turned into text, as a block of no known type", () => {
+    const turn = anthropicStream();
+    turn.push({
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: { toString: 0 } as unknown as "text", text: "" },
+    });
+    expect(turn.response().content).toEqual([{ type: "unknown", text: "" }]);
+  });
+
+  it("appends text to a block whose text so far is not a string without throwing", () => {
+    const turn = anthropicStream();
+    turn.push({
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: { toString: 0 } as unknown as string },
+    });
+    turn.push({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "hi" } });
+    expect(turn.response().content).toEqual([{ type: "text", text: "hi" }]);
+  });
+
   it("keeps a complete block's input that is not JSON as text, answered InvalidInput", async () => {
     const turn = anthropicStream();
     feed(turn, [

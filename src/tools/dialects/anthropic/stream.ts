@@ -181,15 +181,17 @@ export function anthropicStream(): AnthropicStreamAccumulator {
   function applyDelta(block: Block, delta: Record<string, unknown>, out: StreamDelta[]) {
     const { fields } = block;
     const piece = (key: string) => (typeof delta[key] === "string" ? delta[key] : "");
+    // The text so far: a corrupted start may have left anything there.
+    const sofar = (key: string) => (typeof fields[key] === "string" ? fields[key] : "");
     switch (delta.type) {
       case "text_delta":
         if (fields.type !== "text") return;
-        fields.text = `${fields.text ?? ""}${piece("text")}`;
+        fields.text = `${sofar("text")}${piece("text")}`;
         textDelta(out, "text", delta.text);
         return;
       case "thinking_delta":
         if (fields.type !== "thinking") return;
-        fields.thinking = `${fields.thinking ?? ""}${piece("thinking")}`;
+        fields.thinking = `${sofar("thinking")}${piece("thinking")}`;
         textDelta(out, "reasoning", delta.thinking);
         return;
       case "signature_delta":
@@ -247,7 +249,9 @@ export function anthropicStream(): AnthropicStreamAccumulator {
       const last = listed.length - 1;
       const cut = CUT_OFF.includes(message.stop_reason);
       const content = listed.flatMap((block, at): AnthropicContentBlock[] => {
-        const fields = { ...block.fields, type: String(block.fields.type) };
+        // A corrupted type is no block the dialect reads; it must not throw as it is read.
+        const { type } = block.fields;
+        const fields = { ...block.fields, type: typeof type === "string" ? type : "unknown" };
         if (block.json === undefined) return [fields];
         const cutHere = cut && at === last;
         const input =
