@@ -10,6 +10,7 @@ import {
   igniteTools,
   type ToolWarning,
 } from "../../tools/index.js";
+import { textAndParts } from "../../tools/wire/content-parts.js";
 
 // A 1×1 PNG, and its bytes as the other kinds carry them.
 const PNG =
@@ -111,6 +112,18 @@ describe("contentParts()", () => {
 });
 
 describe("content parts in each dialect", () => {
+  it("splits only a success with parts into its text without them and the parts", () => {
+    const snapshot = { drawn: 1 };
+    expect(textAndParts(draw, { ok: true, value: { snapshot, content: [image] } }, 1000)).toEqual({
+      text: '{"snapshot":{"drawn":1}}',
+      parts: [image],
+    });
+    expect(textAndParts(draw, { ok: true, value: { snapshot } }, 1000)).toBeUndefined();
+    expect(textAndParts(draw, { ok: true, value: undefined as never }, 1000)).toBeUndefined();
+    const failed = { code: "Unavailable", message: "no" } as const;
+    expect(textAndParts(draw, { ok: false, error: failed as never }, 1000)).toBeUndefined();
+  });
+
   it("leaves a dialect called directly with no observation answering as before", () => {
     const nothing = { ok: true as const, value: undefined as never };
     expect(mcp.toToolResult(draw, nothing).content).toEqual([{ type: "text", text: "null" }]);

@@ -11,7 +11,7 @@ import { approval as approvalLayer, policyOf } from "../approval/approval.js";
 import { frameworkApproval } from "../approval/framework.js";
 import type { IgniteToolsOptions, InvokeOptions } from "../bridge/types.js";
 import type { ContentPart } from "../core/content.js";
-import { ok, type Result } from "../core/result.js";
+import type { Result } from "../core/result.js";
 import type {
   AbortSignalLike,
   AgentComponent,
@@ -22,7 +22,7 @@ import type {
   ToolError,
 } from "../core/types.js";
 import { objectArguments } from "../wire/arguments.js";
-import { partBlocks, withoutParts } from "../wire/content-parts.js";
+import { partBlocks, textAndParts } from "../wire/content-parts.js";
 import {
   type ProviderCall,
   toNeutralCall,
@@ -147,18 +147,13 @@ export function adapterTools<S, E extends RuntimeEvent>(
     toToolDefs: (manifest, context) => toWire(manifest, wireOptions, context),
     parseToolCalls: (call, manifest) => [toNeutralCall(toWire(manifest, wireOptions), call)],
     toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => {
-      const parts = result.ok && carries.length > 0 ? result.value?.content : undefined;
-      if (!result.ok || !parts) {
-        return { text: resultText(call, result, options.maxResultChars), isError: !result.ok };
-      }
       const max = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
-      const text = resultText(call, ok(withoutParts(result.value)), max);
+      // A framework that takes no parts reads them as text in the observation (the layer's).
+      const sent = carries.length > 0 ? textAndParts(call, result, max) : undefined;
+      if (!sent) return { text: resultText(call, result, max), isError: !result.ok };
       const asText = (line: string): ContentPart => ({ type: "text", text: line });
-      return {
-        text,
-        isError: false,
-        parts: partBlocks(parts, max - text.length, (part) => part, asText),
-      };
+      const parts = partBlocks(sent.parts, max - sent.text.length, (part) => part, asText);
+      return { text: sent.text, isError: false, parts };
     },
     carries,
   };

@@ -5,7 +5,9 @@
  * it — so the model knows something was there, and no base64 payload is ever cut in half.
  */
 import type { ContentPart } from "../core/content.js";
-import type { Observation } from "../core/types.js";
+import { ok, type Result } from "../core/result.js";
+import type { NeutralToolCall, Observation, ToolError } from "../core/types.js";
+import { resultText } from "./result-text.js";
 
 /** `value` without its content parts: what the JSON text and structured content hold. */
 export function withoutParts(value: Observation): Observation {
@@ -59,4 +61,20 @@ export function partBlocks<Block>(
     left -= size;
     return block;
   });
+}
+
+/**
+ * A successful outcome that carries content parts, as a dialect with blocks of its own sends it:
+ * the observation's text without the parts (capped), and the parts, to follow it within what is
+ * left of `maxChars`; `undefined` for any other outcome, which is sent as its text alone.
+ */
+export function textAndParts(
+  call: NeutralToolCall,
+  result: Result<Observation, ToolError>,
+  maxChars: number,
+): { text: string; parts: readonly ContentPart[] } | undefined {
+  // `?.`: called directly, a dialect may be handed what is no observation.
+  const parts = result.ok ? result.value?.content : undefined;
+  if (!result.ok || parts === undefined) return undefined;
+  return { text: resultText(call, ok(withoutParts(result.value)), maxChars), parts };
 }

@@ -5,7 +5,7 @@
  */
 
 import { isRecord } from "../../core/json.js";
-import { ok, type Result } from "../../core/result.js";
+import type { Result } from "../../core/result.js";
 import type {
   LoopDialect,
   NeutralManifest,
@@ -15,7 +15,7 @@ import type {
   ToolError,
 } from "../../core/types.js";
 import { CUT_OFF, objectRequired } from "../../wire/arguments.js";
-import { withoutParts } from "../../wire/content-parts.js";
+import { textAndParts } from "../../wire/content-parts.js";
 import { shapeError } from "../../wire/describe-value.js";
 import { ANTHROPIC_NAMES } from "../../wire/names.js";
 import {
@@ -136,18 +136,14 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
       call: NeutralToolCall,
       result: Result<Observation, ToolError>,
     ): AnthropicToolResult {
+      const sent = textAndParts(call, result, maxChars);
       return {
         type: "tool_result",
         // The SDK requires a string; every call parsed from an API response carries its id.
         tool_use_id: call.id ?? "",
-        content:
-          result.ok && result.value?.content
-            ? resultContent(
-                resultText(call, ok(withoutParts(result.value)), maxChars),
-                result.value.content,
-                maxChars,
-              )
-            : resultText(call, result, maxChars),
+        content: sent
+          ? resultContent(sent.text, sent.parts, maxChars)
+          : resultText(call, result, maxChars),
         ...(result.ok ? {} : { is_error: true }),
       };
     },

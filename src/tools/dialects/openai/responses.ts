@@ -3,7 +3,7 @@
  * results as `function_call_output` input items, reasoning items re-sent ahead of their calls.
  */
 import { isRecord } from "../../core/json.js";
-import { ok, type Result } from "../../core/result.js";
+import type { Result } from "../../core/result.js";
 import type {
   JsonSchema,
   LoopDialect,
@@ -13,7 +13,7 @@ import type {
   ToolDefsContext,
   ToolError,
 } from "../../core/types.js";
-import { withoutParts } from "../../wire/content-parts.js";
+import { textAndParts } from "../../wire/content-parts.js";
 import { shapeError } from "../../wire/describe-value.js";
 import { OPENAI_NAMES } from "../../wire/names.js";
 import {
@@ -209,19 +209,16 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
         return toNeutralCall(wire, read);
       });
     },
-    toToolResult: (call: NeutralToolCall, result: Result<Observation, ToolError>) => ({
-      type: "function_call_output",
-      call_id: call.id ?? "",
-      output:
-        // `?.`: called directly, a dialect may be handed what is no observation (`null` is sent).
-        result.ok && result.value?.content
-          ? outputContent(
-              resultText(call, ok(withoutParts(result.value)), maxChars),
-              result.value.content,
-              maxChars,
-            )
+    toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>) {
+      const sent = textAndParts(call, result, maxChars);
+      return {
+        type: "function_call_output",
+        call_id: call.id ?? "",
+        output: sent
+          ? outputContent(sent.text, sent.parts, maxChars)
           : resultText(call, result, maxChars),
-    }),
+      };
+    },
     carries: RESPONSES_CARRIES,
     appendTurn(messages, response, results) {
       // The API takes every output item back as input. Only the pass-through item type is too
