@@ -126,6 +126,31 @@ describe("aiSdkTools on AI SDK 7 (Node 22)", () => {
         title: "Boil water",
       });
     });
+
+    it("sends content parts as AI SDK 7's own file entries, which it takes without a deprecation warning", () => {
+      expect(report.content).toEqual({
+        read: [
+          {
+            type: "content",
+            value: [
+              { type: "text", text: '{"snapshot":{"drawn":true},"events":[]}' },
+              {
+                type: "file",
+                data: { type: "data", data: "iVBORw0KGgo=" },
+                mediaType: "image/png",
+              },
+              {
+                type: "file",
+                data: { type: "data", data: "JVBERi0xLjQK" },
+                mediaType: "application/pdf",
+                filename: "q3.pdf",
+              },
+            ],
+          },
+        ],
+        warned: [],
+      });
+    });
   });
 
   it("loads from CommonJS too: Node 22 requires ai@7's ES module", async () => {

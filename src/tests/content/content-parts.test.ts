@@ -114,11 +114,11 @@ describe("contentParts()", () => {
 describe("content parts in each dialect", () => {
   it("splits only a success with parts into its text without them and the parts", () => {
     const snapshot = { drawn: 1 };
-    expect(textAndParts(draw, { ok: true, value: { snapshot, content: [image] } }, 1000)).toEqual({
-      text: '{"snapshot":{"drawn":1}}',
+    expect(textAndParts(draw, { ok: true, value: { snapshot, events: [], content: [image] } }, 1000)).toEqual({
+      text: '{"snapshot":{"drawn":1},"events":[]}',
       parts: [image],
     });
-    expect(textAndParts(draw, { ok: true, value: { snapshot } }, 1000)).toBeUndefined();
+    expect(textAndParts(draw, { ok: true, value: { snapshot, events: [] } }, 1000)).toBeUndefined();
     expect(textAndParts(draw, { ok: true, value: undefined as never }, 1000)).toBeUndefined();
     const failed = { code: "Unavailable", message: "no" } as const;
     expect(textAndParts(draw, { ok: false, error: failed as never }, 1000)).toBeUndefined();

@@ -26,6 +26,7 @@ import type {
 import type { WaitObservation } from "../live/wait.js";
 import { PORTABLE_NAMES } from "../wire/names.js";
 import type { WireTool } from "../wire/provider-tools.js";
+import { AI_SDK_CARRIES, type AiSdkMajor, aiSdkContentItem } from "./ai-sdk-content.js";
 import {
   type AdapterOptions,
   type AdapterTools,
@@ -192,7 +193,13 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
   // they run a call; the bridge then takes the policy's "ask" as approved, and still answers
   // "deny".
   // AI SDK 5 has no approvals: there "ask" stays a denial, never a call run unasked.
-  const adapter = adapterTools(component, options, { names: PORTABLE_NAMES }, HAS_APPROVALS);
+  const adapter = adapterTools(
+    component,
+    options,
+    { names: PORTABLE_NAMES },
+    HAS_APPROVALS,
+    AI_SDK_CARRIES,
+  );
   const approve = HAS_APPROVALS ? options.approve : undefined;
   const preliminary = options.preliminary === true;
   // The AI SDK hands over the input already decoded.
@@ -227,8 +234,15 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
         const { output, input, toolCallId } = readModelOutputOptions(given);
         // The AI SDK gives the model only final outputs; a preliminary one is said as such.
         if (output.ok === undefined) return { type: "text", value: STILL_RUNNING };
-        const { text, isError } = adapter.text(wire, callOf(input, toolCallId), resultOf(output));
-        return { type: isError ? "error-text" : "text", value: text };
+        const { text, isError, parts } = adapter.text(
+          wire,
+          callOf(input, toolCallId),
+          resultOf(output),
+        );
+        if (parts === undefined) return { type: isError ? "error-text" : "text", value: text };
+        // With content parts (`contentParts()`): the text, then each part in this major's form.
+        const value = parts.map((part) => aiSdkContentItem(part, MAJOR));
+        return { type: "content", value: [{ type: "text", text }, ...value] };
       },
     };
     if (approve !== undefined) {
@@ -245,6 +259,9 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
 
 /** Whether this AI SDK asks for approvals (`needsApproval`, AI SDK 6 and 7): it has its errors. */
 const HAS_APPROVALS = "InvalidToolApprovalError" in aiSdk;
+
+/** The installed major: 7 is the first with `uploadFile`, 6 the first with approvals. */
+const MAJOR: AiSdkMajor = "uploadFile" in aiSdk ? 7 : HAS_APPROVALS ? 6 : 5;
 
 /** What AI SDK 6 and 7 pass to `toModelOutput`; AI SDK 5 passes the output alone. */
 interface ModelOutputOptions<S, E extends RuntimeEvent> {

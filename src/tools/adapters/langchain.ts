@@ -24,6 +24,7 @@ import type {
   RuntimeEvent,
   ToolError,
 } from "../core/types.js";
+import { fileName, linkText } from "../wire/content-parts.js";
 import type { NameRule } from "../wire/names.js";
 import type { WireTool } from "../wire/provider-tools.js";
 import { type AdapterOptions, type AdapterTools, adapterTools, frameworkCall } from "./shared.js";
@@ -245,14 +246,14 @@ function standardBlock(part: ContentPart) {
     case "resource": {
       const { resource } = part;
       if ("text" in resource) return { type: "text" as const, text: resource.text };
-      const filename = resource.uri.slice(resource.uri.lastIndexOf("/") + 1) || resource.uri;
+      const filename = fileName(resource.uri);
       const mimeType = resource.mimeType ?? "application/octet-stream";
       return { type: "file" as const, data: resource.blob, mimeType, metadata: { filename } };
     }
     case "text":
       return { type: "text" as const, text: part.text };
     default:
-      return { type: "text" as const, text: `Resource: ${part.name} <${part.uri}>` };
+      return { type: "text" as const, text: linkText(part) };
   }
 }
 

@@ -9,7 +9,7 @@ import type { Layer } from "../bridge/pipeline.js";
 import { type ContentPart, readParts } from "../core/content.js";
 import { ok } from "../core/result.js";
 import type { Observation, WarningSink } from "../core/types.js";
-import { standIn } from "../wire/content-parts.js";
+import { linkText, standIn } from "../wire/content-parts.js";
 
 /** The content layer: what `content` takes. */
 export interface ContentLayer extends Layer<"content"> {}
@@ -57,7 +57,7 @@ function carried(
     case "text":
       return part;
     case "resource_link":
-      return { type: "text", text: `Resource: ${part.name} <${part.uri}>` };
+      return { type: "text", text: linkText(part) };
     case "resource":
       if ("text" in part.resource) return { type: "text", text: part.resource.text };
   }

@@ -4,7 +4,7 @@
  * size cap, and a part it cannot carry, or that does not fit, becomes a short text that names
  * it — so the model knows something was there, and no base64 payload is ever cut in half.
  */
-import type { ContentPart } from "../core/content.js";
+import type { ContentPart, ResourceLinkPart } from "../core/content.js";
 import { ok, type Result } from "../core/result.js";
 import type { NeutralToolCall, Observation, ToolError } from "../core/types.js";
 import { resultText } from "./result-text.js";
@@ -28,6 +28,16 @@ export function partName(part: ContentPart): string {
     default:
       return `the resource ${part.resource.uri}`;
   }
+}
+
+/** A link as the text a model reads where a provider carries no link. */
+export function linkText(part: ResourceLinkPart): string {
+  return `Resource: ${part.name} <${part.uri}>`;
+}
+
+/** The name a provider shows for a resource's file: the last segment of its URI, or the URI. */
+export function fileName(uri: string): string {
+  return uri.slice(uri.lastIndexOf("/") + 1) || uri;
 }
 
 /** The text that stands for `part` where it was left out, and why. */

@@ -6,7 +6,7 @@
  */
 import { generateText, type ModelMessage, stepCountIs, streamText } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
-import { type ApprovalPolicy, approval } from "ignite-element/tools";
+import { type ApprovalPolicy, approval, contentParts } from "ignite-element/tools";
 import { aiSdkTools } from "ignite-element/tools/ai-sdk";
 
 type Result = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
@@ -186,6 +186,44 @@ async function preliminary() {
   return { parts, text: await result.text, title: tools.boil?.title };
 }
 
+/** A command answering with an image and a PDF (`contentParts()`): what the model reads of it. */
+async function content() {
+  // AI SDK 7 reports what it finds deprecated in a prompt through this global logger.
+  const warned: unknown[] = [];
+  Object.assign(globalThis, {
+    AI_SDK_LOG_WARNINGS: (given: { warnings: unknown[] }) => {
+      warned.push(...given.warnings);
+    },
+  });
+  const chart = {
+    getSchema: () => ({ commands: { draw: {} } }),
+    execute: () => ({
+      state: { drawn: true },
+      events: [],
+      content: [
+        { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" },
+        {
+          type: "resource" as const,
+          resource: { uri: "file:///q3.pdf", mimeType: "application/pdf", blob: "JVBERi0xLjQK" },
+        },
+      ],
+    }),
+  };
+  const { tools } = aiSdkTools(chart, { content: contentParts() });
+  const model = new MockLanguageModelV4({
+    doGenerate: [calls(["d1", "draw", {}]), text("Here it is.")],
+  });
+  await generateText({ model, tools, stopWhen: stepCountIs(3), prompt: "Draw." });
+  const read = model.doGenerateCalls
+    .at(-1)
+    ?.prompt.flatMap((message) =>
+      message.role === "tool"
+        ? message.content.flatMap((part) => (part.type === "tool-result" ? [part.output] : []))
+        : [],
+    );
+  return { read, warned };
+}
+
 const report = {
   node: process.versions.node,
   // The tools' own `needsApproval`, which AI SDK 7 still honours: nothing more to pass.
@@ -194,5 +232,6 @@ const report = {
   toolApproval: await roundTrip(true, true),
   rejected: await roundTrip(false, true),
   preliminary: await preliminary(),
+  content: await content(),
 };
 console.log(JSON.stringify(report));

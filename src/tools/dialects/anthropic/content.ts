@@ -5,7 +5,7 @@
  * plain text). Anything else, or what does not fit in the size cap, is a text that names it.
  */
 import type { ContentPart } from "../../core/content.js";
-import { partBlocks } from "../../wire/content-parts.js";
+import { fileName, partBlocks } from "../../wire/content-parts.js";
 import type { AnthropicTextBlockParam, AnthropicToolResultContent } from "./messages.js";
 
 /** The kinds of part the dialect sends as blocks of their own. */
@@ -27,7 +27,7 @@ function block(part: ContentPart): AnthropicToolResultContent | string {
   }
   if (part.type !== "resource") return "Anthropic takes no such content in a tool result";
   const { resource } = part;
-  const title = resource.uri.slice(resource.uri.lastIndexOf("/") + 1) || resource.uri;
+  const title = fileName(resource.uri);
   if ("text" in resource) {
     return {
       type: "document",

@@ -7,7 +7,7 @@
  */
 import type { ContentPart, TextPart } from "../../core/content.js";
 import { isRecord } from "../../core/json.js";
-import { partBlocks } from "../../wire/content-parts.js";
+import { fileName, partBlocks } from "../../wire/content-parts.js";
 
 /**
  * Media in a function response (assignable to the SDK's `FunctionResponsePart`): bytes
@@ -43,7 +43,7 @@ function carry(part: ContentPart): TextPart | GeminiFunctionResponseMedia | stri
   if (mimeType === undefined || !FILES.includes(mimeType)) {
     return "Gemini takes files as PNG, JPEG, WebP, PDF or plain text";
   }
-  const displayName = resource.uri.slice(resource.uri.lastIndexOf("/") + 1) || resource.uri;
+  const displayName = fileName(resource.uri);
   return { inlineData: { mimeType, data: resource.blob, displayName } };
 }
 

@@ -7,7 +7,7 @@
  * names it. Chat Completions takes text only in a tool message, so `openai` has none of this.
  */
 import type { ContentPart } from "../../core/content.js";
-import { partBlocks } from "../../wire/content-parts.js";
+import { fileName, partBlocks } from "../../wire/content-parts.js";
 
 /** A text in a function's output (the SDK's `ResponseInputTextContent`). */
 export interface OpenAIResponsesInputText {
@@ -58,7 +58,7 @@ function item(part: ContentPart): OpenAIResponsesOutputContent | string {
   // costs its length, not the third more its base64 would.
   if ("text" in resource) return text(resource.text);
   if (resource.mimeType === undefined) return "OpenAI takes a file with its MIME type";
-  const filename = resource.uri.slice(resource.uri.lastIndexOf("/") + 1) || resource.uri;
+  const filename = fileName(resource.uri);
   return { type: "input_file", file_data: dataUrl(resource.mimeType, resource.blob), filename };
 }
 

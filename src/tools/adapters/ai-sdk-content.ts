@@ -1,0 +1,82 @@
+/**
+ * Content parts as the AI SDK's tool output. Each major names the same bytes differently: AI SDK 5
+ * has `media`; 6 has `image-data` and `file-data` (and reads 5's `media`); 7 has `file` with
+ * tagged data, and warns about 6's names as deprecated. So the adapter sends the installed
+ * major's own, and a provider package of that major maps it to its API (an image as OpenAI's
+ * `input_image`, a file as `input_file`, Anthropic's `image` and `document` blocks).
+ */
+import type { ToolResultPart } from "ai";
+import type { ContentPart } from "../core/content.js";
+import { fileName, linkText } from "../wire/content-parts.js";
+
+/** The AI SDK major the adapter speaks, as read off the installed `ai` module's exports. */
+export type AiSdkMajor = 5 | 6 | 7;
+
+/** One entry of a `{ type: "content" }` tool output, as the AI SDK this package builds on names it. */
+export type AiSdkContentItem = Extract<
+  ToolResultPart["output"],
+  { type: "content" }
+>["value"][number];
+
+/** The kinds of part the AI SDK takes in a tool output (a link is said as text by the layer). */
+export const AI_SDK_CARRIES: readonly ContentPart["type"][] = [
+  "text",
+  "image",
+  "audio",
+  "resource",
+];
+
+/** AI SDK 7's file entry: bytes tagged as data, a media type, and a name when it is a file. */
+interface AiSdk7File {
+  type: "file";
+  data: { type: "data"; data: string };
+  mediaType: string;
+  filename?: string;
+}
+
+/**
+ * `part` as a `{ type: "content" }` tool output's entry of AI SDK `major`. Text, and a resource's
+ * text, are text; an image, audio or a resource's bytes are the major's data entry, a resource
+ * named by the last segment of its URI.
+ */
+export function aiSdkContentItem(part: ContentPart, major: AiSdkMajor): AiSdkContentItem {
+  const bytes = bytesOf(part);
+  if (typeof bytes === "string") return { type: "text", text: bytes };
+  const { data, mediaType, filename } = bytes;
+  if (major === 5) return { type: "media", data, mediaType };
+  if (major === 6) {
+    if (filename === undefined && mediaType.startsWith("image/")) {
+      return { type: "image-data", data, mediaType };
+    }
+    return filename === undefined
+      ? { type: "file-data", data, mediaType }
+      : { type: "file-data", data, mediaType, filename };
+  }
+  const file: AiSdk7File = { type: "file", data: { type: "data", data }, mediaType };
+  if (filename !== undefined) file.filename = filename;
+  // AI SDK 7's own entry, which the types of the AI SDK this package compiles against (6) do not
+  // name; an application on 7 reads it through 7's types.
+  return file as unknown as AiSdkContentItem;
+}
+
+/** A part's bytes, with their media type and a file's name; a text part's (or resource's) text. */
+function bytesOf(
+  part: ContentPart,
+): string | { data: string; mediaType: string; filename?: string } {
+  switch (part.type) {
+    case "text":
+      return part.text;
+    case "image":
+    case "audio":
+      return { data: part.data, mediaType: part.mimeType };
+    case "resource_link":
+      // The content layer says a link as text for a dialect that does not carry it.
+      return linkText(part);
+    default: {
+      const { resource } = part;
+      if ("text" in resource) return resource.text;
+      const mediaType = resource.mimeType ?? "application/octet-stream";
+      return { data: resource.blob, mediaType, filename: fileName(resource.uri) };
+    }
+  }
+}
