@@ -114,7 +114,9 @@ describe("contentParts()", () => {
 describe("content parts in each dialect", () => {
   it("splits only a success with parts into its text without them and the parts", () => {
     const snapshot = { drawn: 1 };
-    expect(textAndParts(draw, { ok: true, value: { snapshot, events: [], content: [image] } }, 1000)).toEqual({
+    expect(
+      textAndParts(draw, { ok: true, value: { snapshot, events: [], content: [image] } }, 1000),
+    ).toEqual({
       text: '{"snapshot":{"drawn":1},"events":[]}',
       parts: [image],
     });
