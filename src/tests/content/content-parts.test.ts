@@ -10,7 +10,7 @@ import {
   igniteTools,
   type ToolWarning,
 } from "../../tools/index.js";
-import { textAndParts } from "../../tools/wire/content-parts.js";
+import { partText, textAndParts } from "../../tools/wire/content-parts.js";
 
 // A 1×1 PNG, and its bytes as the other kinds carry them.
 const PNG =
@@ -112,6 +112,18 @@ describe("contentParts()", () => {
 });
 
 describe("content parts in each dialect", () => {
+  it("says each part as text for a provider that takes it as text, and names the bytes it cannot", () => {
+    const said: ContentPart = { type: "text", text: "A chart of Q3." };
+    const why = "was left out: this provider takes no such content in a tool result";
+    expect([said, notes, link, image, pdf].map(partText)).toEqual([
+      "A chart of Q3.",
+      "Sales rose.",
+      "Resource: q3.pdf <file:///reports/q3.pdf>",
+      `[an image (image/png) ${why}]`,
+      `[the resource file:///reports/q3.pdf ${why}]`,
+    ]);
+  });
+
   it("splits only a success with parts into its text without them and the parts", () => {
     const snapshot = { drawn: 1 };
     expect(

@@ -1,5 +1,16 @@
-import { Agent, type FunctionTool, type Tool } from "@openai/agents";
-import { type AgentsTool, agentsTools } from "ignite-element/tools/openai-agents";
+import {
+  Agent,
+  type FunctionTool,
+  type Tool,
+  type ToolOutputFileContent,
+  type ToolOutputImage,
+  type ToolOutputText,
+} from "@openai/agents";
+import {
+  type AgentsTool,
+  type AgentsToolOutput,
+  agentsTools,
+} from "ignite-element/tools/openai-agents";
 import { describe, expectTypeOf, it } from "vitest";
 import { Counter } from "../fixtures.js";
 
@@ -7,7 +18,13 @@ describe("agentsTools types against @openai/agents 0.20.0", () => {
   it("returns function tools an Agent takes, with any context", () => {
     const tools = agentsTools(new Counter());
     expectTypeOf(tools).toEqualTypeOf<AgentsTool[]>();
-    expectTypeOf<AgentsTool>().toExtend<FunctionTool<unknown, AgentsTool["parameters"], string>>();
+    expectTypeOf<AgentsTool>().toExtend<
+      FunctionTool<unknown, AgentsTool["parameters"], AgentsToolOutput>
+    >();
+    // The text, or the SDK's own structured outputs (with content parts).
+    expectTypeOf<AgentsToolOutput>().toEqualTypeOf<
+      string | (ToolOutputText | ToolOutputImage | ToolOutputFileContent)[]
+    >();
     expectTypeOf<AgentsTool>().toExtend<Tool>();
     expectTypeOf<AgentsTool<{ userId: string }>>().toExtend<Tool<{ userId: string }>>();
     new Agent({ name: "Counter", tools });

@@ -7,7 +7,7 @@
  */
 import type { ToolResultPart } from "ai";
 import type { ContentPart } from "../core/content.js";
-import { fileName, linkText } from "../wire/content-parts.js";
+import { fileName, partText } from "../wire/content-parts.js";
 
 /** The AI SDK major the adapter speaks, as read off the installed `ai` module's exports. */
 export type AiSdkMajor = 5 | 6 | 7;
@@ -59,24 +59,16 @@ export function aiSdkContentItem(part: ContentPart, major: AiSdkMajor): AiSdkCon
   return file as unknown as AiSdkContentItem;
 }
 
-/** A part's bytes, with their media type and a file's name; a text part's (or resource's) text. */
+/** A part's bytes, with their media type and a file's name; the text of any other part. */
 function bytesOf(
   part: ContentPart,
 ): string | { data: string; mediaType: string; filename?: string } {
-  switch (part.type) {
-    case "text":
-      return part.text;
-    case "image":
-    case "audio":
-      return { data: part.data, mediaType: part.mimeType };
-    case "resource_link":
-      // The content layer says a link as text for a dialect that does not carry it.
-      return linkText(part);
-    default: {
-      const { resource } = part;
-      if ("text" in resource) return resource.text;
-      const mediaType = resource.mimeType ?? "application/octet-stream";
-      return { data: resource.blob, mediaType, filename: fileName(resource.uri) };
-    }
+  if (part.type === "image" || part.type === "audio") {
+    return { data: part.data, mediaType: part.mimeType };
   }
+  if (part.type === "resource" && "blob" in part.resource) {
+    const { uri, mimeType = "application/octet-stream", blob } = part.resource;
+    return { data: blob, mediaType: mimeType, filename: fileName(uri) };
+  }
+  return partText(part);
 }

@@ -3,8 +3,16 @@
  * Agents SDK (`@openai/agents`), each enabled while its command is available and invoked through
  * the bridge.
  */
-import { type FunctionTool, tool } from "@openai/agents";
+import {
+  type FunctionTool,
+  type ToolOutputFileContent,
+  type ToolOutputImage,
+  type ToolOutputText,
+  tool,
+} from "@openai/agents";
+import type { ContentPart } from "../core/content.js";
 import type { AgentComponent, JsonSchema, RuntimeEvent } from "../core/types.js";
+import { fileName, partText } from "../wire/content-parts.js";
 import { OPENAI_NAMES } from "../wire/names.js";
 import { OPENAI_STRICT } from "../wire/strict.js";
 import { type AdapterOptions, adapterTools, frameworkCall } from "./shared.js";
@@ -30,7 +38,8 @@ export interface AgentsToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
  *   own schema, availability is checked again, and `execute` runs exactly once, one call at a
  *   time in the order the SDK made them, with the run's abort signal.
  * - Every outcome is the tool's output text: the observation as JSON, or the `ToolError` as a
- *   message the model can act on — never a thrown error.
+ *   message the model can act on — never a thrown error. With `content: contentParts()`, a call
+ *   that answers with images or files is the SDK's list of outputs: that text, then each part.
  * - With `approve`, a call the policy asks about is one the SDK's `needsApproval` holds: the run
  *   stops with `interruptions`, and the call runs once `result.state.approve(interruption)` and
  *   a new `run` say so. A call the policy denies is answered `Denied` by the bridge.
@@ -58,9 +67,10 @@ export function agentsTools<S, E extends RuntimeEvent, Context = unknown>(
     bridgeOptions,
     { names: OPENAI_NAMES, strict: strict ? OPENAI_STRICT : undefined },
     true,
+    AGENTS_CARRIES,
   );
   return adapter.tools.map((wire) => {
-    const made = tool<ToolParameters, Context>({
+    const made = tool<ToolParameters, Context, AgentsToolOutput>({
       name: wire.name,
       description: wire.tool.description ?? "",
       parameters: objectSchema(wire.parameters),
@@ -76,7 +86,9 @@ export function agentsTools<S, E extends RuntimeEvent, Context = unknown>(
           }),
       execute: async (args, _context, details) => {
         const call = frameworkCall(args, details?.toolCall?.callId);
-        return (await adapter.answer(wire, call, details?.signal)).text;
+        const { text, parts } = await adapter.answer(wire, call, details?.signal);
+        // With content parts, the SDK's structured outputs: it sends them as `input_*` items.
+        return parts === undefined ? text : [{ type: "text", text }, ...parts.map(agentsOutput)];
       },
     });
     // `tool()` rewrites `-` in names; the provider-safe name is kept exactly, so it maps back.
@@ -88,11 +100,35 @@ export function agentsTools<S, E extends RuntimeEvent, Context = unknown>(
 type ToolParameters = FunctionTool["parameters"];
 
 /**
- * A function tool of the Agents SDK, as `agentsTools` makes it: its `parameters` are the
- * command's input schema, object-rooted, and it answers with text. `Context` is the run context
- * of the agent it is given to; the tool never reads it.
+ * What a tool of `agentsTools` answers: the text the model reads, or, for a call that answered
+ * with content parts (`contentParts()`), the SDK's structured outputs — that text, then each
+ * image as `ToolOutputImage` and each file as `ToolOutputFileContent`.
  */
-export type AgentsTool<Context = unknown> = FunctionTool<Context, ToolParameters, string>;
+export type AgentsToolOutput =
+  | string
+  | (ToolOutputText | ToolOutputImage | ToolOutputFileContent)[];
+
+/**
+ * A function tool of the Agents SDK, as `agentsTools` makes it: its `parameters` are the
+ * command's input schema, object-rooted, and it answers with an `AgentsToolOutput`. `Context` is
+ * the run context of the agent it is given to; the tool never reads it.
+ */
+export type AgentsTool<Context = unknown> = FunctionTool<Context, ToolParameters, AgentsToolOutput>;
+
+/** What the Agents SDK takes in a tool's output: texts, images and files (no audio). */
+const AGENTS_CARRIES: readonly ContentPart["type"][] = ["text", "image", "resource"];
+
+/** A part as the SDK's structured output: an image, a file's bytes, or text. */
+function agentsOutput(part: ContentPart): ToolOutputText | ToolOutputImage | ToolOutputFileContent {
+  if (part.type === "image") {
+    return { type: "image", image: { data: part.data, mediaType: part.mimeType } };
+  }
+  if (part.type === "resource" && "blob" in part.resource) {
+    const { uri, mimeType = "application/octet-stream", blob } = part.resource;
+    return { type: "file", file: { data: blob, mediaType: mimeType, filename: fileName(uri) } };
+  }
+  return { type: "text", text: partText(part) };
+}
 
 /**
  * The SDK types `parameters` as the object schemas its zod conversion produces, yet sends any

@@ -35,6 +35,22 @@ export function linkText(part: ResourceLinkPart): string {
   return `Resource: ${part.name} <${part.uri}>`;
 }
 
+/**
+ * A part as the text a provider that takes it as text reads: a text, a text resource's text, a
+ * link's line; any other part (bytes) by its stand-in, naming it.
+ */
+export function partText(part: ContentPart): string {
+  switch (part.type) {
+    case "text":
+      return part.text;
+    case "resource_link":
+      return linkText(part);
+    case "resource":
+      if ("text" in part.resource) return part.resource.text;
+  }
+  return standIn(part, "this provider takes no such content in a tool result");
+}
+
 /** The name a provider shows for a resource's file: the last segment of its URI, or the URI. */
 export function fileName(uri: string): string {
   return uri.slice(uri.lastIndexOf("/") + 1) || uri;
