@@ -37,6 +37,7 @@ describe("a page's component, offered to the browser's agent", () => {
     const tools = new Map((await page.webmcp.tools()).map((tool) => [tool.name, tool]));
     // No `boost`: it is gated and the heating is off. `set limit` is offered under a safe name.
     expect([...tools.keys()].sort()).toEqual([
+      "chart",
       "schedule.clear",
       "setMode",
       "setTarget",
@@ -158,6 +159,18 @@ describe("a page's component, offered to the browser's agent", () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("was denied: the visitor declined it");
     expect(await page.evaluate(() => fixture.executed.length)).toBe(before);
+  });
+
+  it("hands the agent a command's image and file as MCP content blocks after the text", async () => {
+    const result = await call(page, "chart");
+    expect(result.content.slice(1)).toEqual([
+      { type: "image", data: expect.stringMatching(/^iVBORw0KGgo/), mimeType: "image/png" },
+      {
+        type: "resource",
+        resource: { uri: "file:///history.csv", mimeType: "text/csv", text: "hour,celsius\n9,20" },
+      },
+    ]);
+    expect(textOf(result)).toMatch(/^\{"snapshot":\{"mode":/);
   });
 
   it("withdraws every tool when stopped", async () => {

@@ -131,11 +131,16 @@ export async function openFixturePage(
 /** The agent's call, its result checked to be a WebMCP tool result. */
 export async function call(page: Page, name: string, input: Record<string, unknown> = {}) {
   const result: unknown = await page.webmcp.callTool(name, input);
-  expect(result).toMatchObject({ content: [{ type: "text", text: expect.any(String) }] });
+  // A text block first, whatever content blocks follow it.
+  expect(result).toMatchObject({ content: expect.any(Array) });
+  expect((result as { content: unknown[] }).content[0]).toEqual({
+    type: "text",
+    text: expect.any(String),
+  });
   return result as WebMcpToolResult; // its shape was checked just above
 }
 
 /** A tool result's text, its blocks joined by newlines. */
 export function textOf(result: WebMcpToolResult): string {
-  return result.content.map((block) => block.text).join("\n");
+  return result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }

@@ -69,5 +69,5 @@ function refusal(message: string): Error {
 
 /** The text of a one-block result. */
 export function textOf(result: WebMcpToolResult): string {
-  return result.content.map((block) => block.text).join("\n");
+  return result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }

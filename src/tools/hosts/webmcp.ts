@@ -10,6 +10,7 @@ import { answerAsked } from "../approval/asked.js";
 import { isThenable } from "../bridge/soon.js";
 import type { IgniteToolsOptions, ToolCallAnswer } from "../bridge/types.js";
 import type { PendingCall } from "../core/approval.js";
+import type { ContentPart } from "../core/content.js";
 import { describe } from "../core/errors.js";
 import type {
   AbortSignalLike,
@@ -22,6 +23,7 @@ import type {
   ToolDialect,
 } from "../core/types.js";
 import { objectArguments } from "../wire/arguments.js";
+import { partBlocks, textAndParts } from "../wire/content-parts.js";
 import { MCP_NAMES } from "../wire/names.js";
 import { toNeutralCall, toWire, type WireOptions, type WireTool } from "../wire/provider-tools.js";
 import { maxCharsOf, type ResultOptions, resultText } from "../wire/result-text.js";
@@ -51,9 +53,13 @@ export interface WebMcpTextContent {
   text: string;
 }
 
-/** What a tool's `execute` resolves to: MCP's `CallToolResult` shape, which agents read. */
+/**
+ * What a tool's `execute` resolves to: MCP's `CallToolResult` shape, which agents read — the
+ * outcome's text first, then, with `content: contentParts()`, each content part as the MCP
+ * content block it already is (an image, audio, a link, an embedded resource, a text).
+ */
 export interface WebMcpToolResult {
-  content: WebMcpTextContent[];
+  content: [WebMcpTextContent, ...(WebMcpTextContent | ContentPart)[]];
   /** Set on every error: the call was refused or failed, and the text says why. */
   isError?: true;
 }
@@ -294,11 +300,29 @@ function webMcpDialect(
       toNeutralCall(toWire(manifest, WIRE), { name, ...objectArguments(input, "empty") }),
     ],
     toToolResult(call, result) {
-      const content = [{ type: "text" as const, text: resultText(call, result, maxChars) }];
-      return result.ok ? { content } : { content, isError: true };
+      const sent = textAndParts(call, result, maxChars);
+      if (sent === undefined) {
+        const content: WebMcpToolResult["content"] = [
+          textBlock(resultText(call, result, maxChars)),
+        ];
+        return result.ok ? { content } : { content, isError: true };
+      }
+      // The result is MCP's: each part goes as the content block it already is, while it fits.
+      const room = maxChars - sent.text.length;
+      const parts = partBlocks<WebMcpTextContent | ContentPart>(
+        sent.parts,
+        room,
+        (part) => part,
+        textBlock,
+      );
+      return { content: [textBlock(sent.text), ...parts] };
     },
+    // The browser hands the agent the result as the page made it: MCP's every kind of content.
+    carries: ["text", "image", "audio", "resource_link", "resource"],
   };
 }
+
+const textBlock = (text: string): WebMcpTextContent => ({ type: "text", text });
 
 function definitionOf(tool: WireTool): Omit<WebMcpTool, "execute"> {
   const annotations = annotationsOf(tool.tool);

@@ -3,7 +3,7 @@
  * The browser test's page: a thermostat offered through `provideWebMcp`, and hooks the test uses
  * to change it from the page and to read what really ran.
  */
-import { type AgentComponent, approval } from "ignite-element/tools";
+import { type AgentComponent, approval, contentParts } from "ignite-element/tools";
 import { provideWebMcp } from "ignite-element/tools/webmcp";
 
 type Mode = "heat" | "cool" | "off";
@@ -24,6 +24,19 @@ const notify = () => {
   for (const listener of listeners) listener();
 };
 
+/** What `chart` answers with beside its state: a 1×1 PNG and the data as a CSV file. */
+const CHART = [
+  {
+    type: "image" as const,
+    data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    mimeType: "image/png",
+  },
+  {
+    type: "resource" as const,
+    resource: { uri: "file:///history.csv", mimeType: "text/csv", text: "hour,celsius\n9,20" },
+  },
+];
+
 const thermostat: AgentComponent<State> = {
   getSchema: () => ({
     commands: {
@@ -41,6 +54,7 @@ const thermostat: AgentComponent<State> = {
         destructive: true,
       },
       "set limit": { description: "A name WebMCP refuses as it is." },
+      chart: { description: "Draw the temperature history.", readOnly: true },
     },
   }),
   canExecute: (command) => command !== "boost" || (state.mode === "heat" && !state.locked),
@@ -53,6 +67,7 @@ const thermostat: AgentComponent<State> = {
     if (command === "setTarget") state = { ...state, celsius: Number(input) };
     if (command === "setMode") state = { ...state, mode: input as Mode }; // validated: an enum value
     running--;
+    if (command === "chart") return { state, events: [], content: CHART };
     return { state, events: [{ type: command }] };
   },
   subscribe(listener) {
@@ -67,6 +82,7 @@ const fixture = {
     // Destructive commands wait for the visitor, asked with the page's own dialog.
     approve: approval(({ flags }) => (flags.destructive ? "ask" : "allow")),
     confirm: (call) => window.confirm(`Let the assistant run ${call.command}?`),
+    content: contentParts(),
   }),
   executed,
   errors,
