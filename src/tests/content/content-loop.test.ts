@@ -5,6 +5,10 @@ import {
   anthropic,
 } from "../../tools/dialects/anthropic/dialect.js";
 import {
+  type AnthropicStreamEvent,
+  anthropicStream,
+} from "../../tools/dialects/anthropic/stream.js";
+import {
   type AgentComponent,
   approval,
   approveCall,
@@ -67,6 +71,38 @@ describe("content parts in runToolLoop and resumeToolLoop", () => {
       content: [
         { type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text" }, imageBlock] },
       ],
+    });
+  });
+
+  it("reach the next request of a streamed run too", async () => {
+    const seen: AnthropicMessage[][] = [];
+    const events = (turn: AnthropicResponse): AnthropicStreamEvent[] => [
+      { type: "message_start", message: { role: "assistant", content: [] } },
+      ...turn.content.flatMap((block, index): AnthropicStreamEvent[] => [
+        { type: "content_block_start", index, content_block: block },
+        { type: "content_block_stop", index },
+      ]),
+      {
+        type: "message_delta",
+        delta: { stop_reason: turn === drawTurn ? "tool_use" : "end_turn" },
+      },
+      { type: "message_stop" },
+    ];
+    const turns = [drawTurn, doneTurn];
+    const result = await runToolLoop({
+      tools: igniteTools(chart, anthropic, { content: contentParts() }),
+      stream: anthropicStream,
+      messages: [{ role: "user", content: "Draw it." }],
+      async *model({ messages }) {
+        seen.push(messages);
+        yield* events(turns.shift() ?? doneTurn);
+      },
+    });
+
+    expect(result.stop).toBe("done");
+    expect(seen[1]?.[2]).toMatchObject({
+      role: "user",
+      content: [{ type: "tool_result", content: [{ type: "text" }, imageBlock] }],
     });
   });
 
