@@ -106,7 +106,7 @@ describe("content parts in the OpenAI Responses API (openaiResponses)", () => {
     expect(heard).toEqual([]);
   });
 
-  it("names audio, a link and an image type OpenAI does not read, and warns of the audio", async () => {
+  it("names audio, a link and an image type OpenAI does not read, and warns of the audio and the image", async () => {
     const { result, heard } = await answer([audio, link, svg]);
     expect(result?.output).toEqual([
       { type: "input_text", text: OBSERVATION },
@@ -117,7 +117,10 @@ describe("content parts in the OpenAI Responses API (openaiResponses)", () => {
         text: "[an image (image/svg+xml) was left out: OpenAI takes images as JPEG, PNG, GIF or WebP]",
       },
     ]);
-    expect(heard.map((warning) => warning.code)).toEqual(["content-left-out"]);
+    expect(heard.map((warning) => warning.message)).toEqual([
+      `draw: [audio (audio/wav) was left out: ${LEFT_OUT}]`,
+      "draw: [an image (image/svg+xml) was left out: OpenAI takes images as JPEG, PNG, GIF or WebP]",
+    ]);
   });
 
   it("names a file without a MIME type, which a data URL cannot carry", async () => {
@@ -212,7 +215,7 @@ describe("content parts in Gemini's function responses (gemini)", () => {
     });
   });
 
-  it("names audio, a link and the types Gemini does not read in the output, and warns of the audio", async () => {
+  it("names audio, a link and the types Gemini does not read in the output, and warns of each", async () => {
     const { result, heard } = await answer([audio, link, svg, zip]);
     expect(result?.functionResponse).toEqual({
       name: "draw",
@@ -235,7 +238,11 @@ describe("content parts in Gemini's function responses (gemini)", () => {
         },
       },
     });
-    expect(heard.map((warning) => warning.code)).toEqual(["content-left-out"]);
+    expect(heard.map((warning) => warning.code)).toEqual([
+      "content-left-out",
+      "content-left-out",
+      "content-left-out",
+    ]);
   });
 
   it("names a part over the size cap in the output, never cut", async () => {

@@ -138,6 +138,18 @@ describe("content parts in each dialect", () => {
     expect(textAndParts(draw, { ok: false, error: failed as never }, 1000)).toBeUndefined();
   });
 
+  it("has a dialect called directly, without the layer, name a part its provider refuses", () => {
+    const svg: ContentPart = { type: "image", data: "PHN2Zz4=", mimeType: "image/svg+xml" };
+    const value = { snapshot: {}, events: [], content: [svg] };
+    expect(anthropic.toToolResult(draw, { ok: true, value }).content).toEqual([
+      { type: "text", text: '{"snapshot":{},"events":[]}' },
+      {
+        type: "text",
+        text: "[an image (image/svg+xml) was left out: Anthropic takes images as JPEG, PNG, GIF or WebP]",
+      },
+    ]);
+  });
+
   it("leaves a dialect called directly with no observation answering as before", () => {
     const nothing = { ok: true as const, value: undefined as never };
     expect(mcp.toToolResult(draw, nothing).content).toEqual([{ type: "text", text: "null" }]);
@@ -213,7 +225,14 @@ describe("content parts in each dialect", () => {
       },
       { type: "text", text: "Resource: q3.pdf <file:///reports/q3.pdf>" },
     ]);
+    // What the provider does not read, by kind or by MIME type, is told to the application too.
     expect(heard).toEqual([
+      {
+        code: "content-left-out",
+        command: "draw",
+        message:
+          "draw: [an image (image/svg+xml) was left out: Anthropic takes images as JPEG, PNG, GIF or WebP]",
+      },
       {
         code: "content-left-out",
         command: "draw",

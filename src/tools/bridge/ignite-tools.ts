@@ -125,7 +125,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     pipeline,
     warn,
     manifest: () => turns.manifest(),
-    carries: dialect?.carries ?? [],
+    dialect,
   };
   for (const layer of layers) layer.install(parts);
 

@@ -6,7 +6,6 @@
  */
 
 import type { PendingCall } from "../core/approval.js";
-import type { ContentPart } from "../core/content.js";
 import type { Result } from "../core/result.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type {
@@ -17,6 +16,7 @@ import type {
   Observation,
   Route,
   RuntimeEvent,
+  ToolDialect,
   ToolError,
   WarningSink,
 } from "../core/types.js";
@@ -100,8 +100,11 @@ export interface BridgeParts<S, E extends RuntimeEvent> {
   readonly warn: WarningSink;
   /** The commands available now (throws the schema's `TypeError` when it broke). */
   manifest(): NeutralManifest;
-  /** The kinds of content part the bridge's dialect carries (none without a dialect). */
-  readonly carries: readonly ContentPart["type"][];
+  /**
+   * The bridge's dialect, for a layer that adapts to its provider (what content it carries), if
+   * it has one.
+   */
+  readonly dialect: Pick<ToolDialect<unknown, unknown, unknown>, "carries" | "refuses"> | undefined;
 }
 
 /**

@@ -31,37 +31,48 @@ export interface ContentLayer extends Layer<"content"> {}
 export function contentParts(): ContentLayer {
   return {
     layer: "content",
-    install({ pipeline, carries, warn }) {
+    install({ pipeline, dialect, warn }) {
+      const carries = dialect?.carries ?? [];
+      const refuses = dialect?.refuses;
       pipeline.parts = readParts;
       const inner = pipeline.answer;
       pipeline.answer = (call, value) => {
         const read = inner ? inner(call, value) : ok<Observation>(value);
         const parts = read.ok ? read.value.content : undefined;
         if (!read.ok || parts === undefined) return read;
-        const fitted = parts.map((part) => carried(part, carries, call.name, warn));
+        const fitted = parts.map((part) => carried(part, carries, refuses, call.name, warn));
         return ok({ ...read.value, content: fitted });
       };
     },
   };
 }
 
-/** `part` as the dialect can send it: itself when it carries its kind, else a text part. */
+/**
+ * `part` as the dialect can send it: itself when it carries its kind and takes the part, else a
+ * text part — the part's own text where it has one, or one naming what was left out, and why.
+ */
 function carried(
   part: ContentPart,
   carries: readonly ContentPart["type"][],
+  refuses: ((part: ContentPart) => string | undefined) | undefined,
   command: string,
   warn: WarningSink,
 ): ContentPart {
-  if (carries.includes(part.type)) return part;
-  switch (part.type) {
-    case "text":
-      return part;
-    case "resource_link":
-      return { type: "text", text: linkText(part) };
-    case "resource":
-      if ("text" in part.resource) return { type: "text", text: part.resource.text };
+  let why: string | undefined;
+  if (carries.includes(part.type)) {
+    why = refuses?.(part);
+    if (why === undefined) return part;
+  } else {
+    switch (part.type) {
+      case "text":
+        return part;
+      case "resource_link":
+        return { type: "text", text: linkText(part) };
+      case "resource":
+        if ("text" in part.resource) return { type: "text", text: part.resource.text };
+    }
+    why = "this provider takes no such content in a tool result";
   }
-  const why = "this provider takes no such content in a tool result";
   warn({ code: "content-left-out", command, message: `${command}: ${standIn(part, why)}` });
   return { type: "text", text: standIn(part, why) };
 }

@@ -439,6 +439,12 @@ export interface ToolDialect<ToolDefs, Response, ResultBlock> {
    * provider takes text only, and the parts travel in the observation's JSON, as text.
    */
   readonly carries?: readonly ContentPart["type"][];
+  /**
+   * Why the provider takes no such part though it carries its kind (an image of a MIME type it
+   * does not read): the part then reaches the dialect as a text naming it, and the application
+   * hears `content-left-out`. Absent: it takes every part of the kinds it carries.
+   */
+  refuses?(part: ContentPart): string | undefined;
 }
 
 /**

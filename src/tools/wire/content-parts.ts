@@ -64,6 +64,14 @@ export function standIn(part: ContentPart, why: string): string {
 /** Why a part was left out when it did not fit. */
 export const OVER_CAP = "over the size cap of this result";
 
+/**
+ * For a dialect's `refuses`: what its mapping of a part gave, when that is why the provider
+ * cannot take it — so each provider's rules are written once, in its mapping.
+ */
+export function refusal(carried: unknown): string | undefined {
+  return typeof carried === "string" ? carried : undefined;
+}
+
 /** The length a part takes when sent: its JSON text, base64 payload included. */
 const charsOf = (part: ContentPart) => JSON.stringify(part).length;
 

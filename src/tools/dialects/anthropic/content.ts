@@ -5,7 +5,7 @@
  * plain text). Anything else, or what does not fit in the size cap, is a text that names it.
  */
 import type { ContentPart } from "../../core/content.js";
-import { fileName, partBlocks } from "../../wire/content-parts.js";
+import { fileName, partBlocks, refusal } from "../../wire/content-parts.js";
 import type { AnthropicTextBlockParam, AnthropicToolResultContent } from "./messages.js";
 
 /** The kinds of part the dialect sends as blocks of their own. */
@@ -43,6 +43,10 @@ function block(part: ContentPart): AnthropicToolResultContent | string {
   };
   return { type: "document", source, title };
 }
+
+/** Why Anthropic takes no such part in a tool result (an image that is not JPEG, PNG, GIF, WebP). */
+// A function, not a call made at load: a bundle that never reads it drops the mapping with it.
+export const anthropicRefuses = (part: ContentPart): string | undefined => refusal(block(part));
 
 /** A tool result's content: `json` (already capped), then `parts` within what is left of `maxChars`. */
 export function resultContent(

@@ -32,7 +32,7 @@ import { strictOf } from "../../wire/strict-option.js";
 
 export type { StrictRule } from "../../wire/strict.js";
 
-import { ANTHROPIC_CARRIES, resultContent } from "./content.js";
+import { ANTHROPIC_CARRIES, anthropicRefuses, resultContent } from "./content.js";
 
 import type {
   AnthropicContentBlockParam,
@@ -149,6 +149,7 @@ function make(options: AnthropicOptions = {}): AnthropicDialect {
     },
 
     carries: ANTHROPIC_CARRIES,
+    refuses: anthropicRefuses,
 
     appendTurn(messages, response, results) {
       // The API accepts back every block it returns (the SDK types its ContentBlock as assignable

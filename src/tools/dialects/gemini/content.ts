@@ -7,7 +7,7 @@
  */
 import type { ContentPart, TextPart } from "../../core/content.js";
 import { isRecord } from "../../core/json.js";
-import { fileName, partBlocks } from "../../wire/content-parts.js";
+import { fileName, partBlocks, refusal } from "../../wire/content-parts.js";
 
 /**
  * Media in a function response (assignable to the SDK's `FunctionResponsePart`): bytes
@@ -46,6 +46,10 @@ function carry(part: ContentPart): TextPart | GeminiFunctionResponseMedia | stri
   const displayName = fileName(resource.uri);
   return { inlineData: { mimeType, data: resource.blob, displayName } };
 }
+
+/** Why Gemini takes no such part in a function response. */
+// A function, not a call made at load: a bundle that never reads it drops the mapping with it.
+export const geminiRefuses = (part: ContentPart): string | undefined => refusal(carry(part));
 
 /** A function response's output and media: what `toToolResult` sends for parts. */
 export interface GeminiResponseContent {

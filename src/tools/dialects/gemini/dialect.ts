@@ -36,7 +36,12 @@ import {
   truncated,
 } from "../../wire/result-text.js";
 import { type Warn, warnerOf } from "../../wire/warnings.js";
-import { GEMINI_CARRIES, type GeminiFunctionResponseMedia, responseContent } from "./content.js";
+import {
+  GEMINI_CARRIES,
+  type GeminiFunctionResponseMedia,
+  geminiRefuses,
+  responseContent,
+} from "./content.js";
 import { downgrade } from "./downgrade.js";
 import { type GeminiSchema, restoreNumbers } from "./schema.js";
 
@@ -217,6 +222,7 @@ function make(options: GeminiOptions = {}): GeminiDialect<GeminiTool[] | GeminiO
     },
 
     carries: GEMINI_CARRIES,
+    refuses: geminiRefuses,
 
     appendTurn(messages, response, results) {
       const content = contentOf(response, "appendTurn");

@@ -7,7 +7,7 @@
  * names it. Chat Completions takes text only in a tool message, so `openai` has none of this.
  */
 import type { ContentPart } from "../../core/content.js";
-import { fileName, partBlocks } from "../../wire/content-parts.js";
+import { fileName, partBlocks, refusal } from "../../wire/content-parts.js";
 
 /** A text in a function's output (the SDK's `ResponseInputTextContent`). */
 export interface OpenAIResponsesInputText {
@@ -61,6 +61,10 @@ function item(part: ContentPart): OpenAIResponsesOutputContent | string {
   const filename = fileName(resource.uri);
   return { type: "input_file", file_data: dataUrl(resource.mimeType, resource.blob), filename };
 }
+
+/** Why the Responses API takes no such part in a function's output. */
+// A function, not a call made at load: a bundle that never reads it drops the mapping with it.
+export const responsesRefuses = (part: ContentPart): string | undefined => refusal(item(part));
 
 /** A function's output: `json` (already capped), then `parts` within what is left of `maxChars`. */
 export function outputContent(

@@ -26,7 +26,12 @@ import {
 } from "../../wire/provider-tools.js";
 import { maxCharsOf, resultText } from "../../wire/result-text.js";
 import { strictOf } from "../../wire/strict-option.js";
-import { type OpenAIResponsesOutputContent, outputContent, RESPONSES_CARRIES } from "./content.js";
+import {
+  type OpenAIResponsesOutputContent,
+  outputContent,
+  RESPONSES_CARRIES,
+  responsesRefuses,
+} from "./content.js";
 import { type OpenAIOptions, objectText, readArguments } from "./shared.js";
 
 export type {
@@ -220,6 +225,7 @@ function makeOpenAIResponses(options: OpenAIOptions = {}): OpenAIResponsesDialec
       };
     },
     carries: RESPONSES_CARRIES,
+    refuses: responsesRefuses,
     appendTurn(messages, response, results) {
       // The API takes every output item back as input. Only the pass-through item type is too
       // loose to say so; the kinds a function-calling turn produces are typed exactly.
