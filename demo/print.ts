@@ -19,6 +19,8 @@ export interface CallRecord {
   waited?: string;
   /** The events the call emitted; for a wait, the event it waited for, when it came. */
   events: RoomEvent[];
+  /** The content parts it answered with beside its state, each in a few words. */
+  content?: string[];
 }
 
 /** One model turn as the demo reports it. */
@@ -121,7 +123,22 @@ function formatCall(s: Style, call: CallRecord): string[] {
     const payload = "payload" in event ? ` ${json(event.payload)}` : "";
     lines.push(`    ${s.magenta("event")} ${event.type}${payload}`);
   }
+  for (const part of call.content ?? []) lines.push(`    ${s.magenta("content")} ${part}`);
   return lines;
+}
+
+/** How each dialect would send the same answer with content parts: one line each. */
+export function formatCarried(
+  s: Style,
+  command: string,
+  carried: readonly [dialect: string, block: string][],
+): string[] {
+  const width = Math.max(...carried.map(([dialect]) => dialect.length));
+  return [
+    "",
+    `${s.bold("how each dialect carries")} ${s.cyan(command)}${s.bold("'s answer")}  ${s.dim("(payloads elided)")}`,
+    ...carried.map(([dialect, block]) => `  ${dialect.padEnd(width)}  ${s.dim(block)}`),
+  ];
 }
 
 /** A call the approval policy asked about, and what was decided. */

@@ -5,7 +5,8 @@
  * on its own, as real rooms do: a boost warms it up on the room's clock, and a person comes home
  * and unlocks the front door while the model is busy, outside every call.
  */
-import type { AgentComponent, AgentSchema } from "ignite-element/tools";
+import type { AgentComponent, AgentSchema, ImagePart } from "ignite-element/tools";
+import { temperatureChart } from "./chart.js";
 
 export type Colour = "warm" | "neutral" | "daylight";
 export type Mode = "heat" | "cool" | "off";
@@ -140,6 +141,12 @@ const SCHEMA: AgentSchema = {
         additionalProperties: false,
       },
     },
+    chart: {
+      description:
+        "A chart of the room's temperature, one bar per reading since the start, as a PNG image. Changes nothing.",
+      readOnly: true,
+      input: NO_INPUT,
+    },
     lockDoor: { description: "Lock the front door.", gated: true, input: NO_INPUT },
     unlockDoor: { description: "Unlock the front door.", gated: true, input: NO_INPUT },
   },
@@ -178,9 +185,14 @@ export function createRoom(options: RoomOptions = {}): Room {
   const eventListeners = new Set<(event: RoomEvent) => void>();
   // The warm-up a boost started, cancelled when leaving heat cancels the boost.
   let warming: (() => void) | undefined;
+  // The room's temperature each time it moved, for `chart`.
+  const readings = [state.thermostat.temperature];
 
   /** The one way the state changes: new state first, then its events, then "may have changed". */
   const change = (next: RoomState, events: RoomEvent[]) => {
+    if (next.thermostat.temperature !== state.thermostat.temperature) {
+      readings.push(next.thermostat.temperature);
+    }
     state = deepFreeze(next);
     for (const event of events) for (const listener of [...eventListeners]) listener(event);
     for (const listener of [...listeners]) listener();
@@ -239,6 +251,14 @@ export function createRoom(options: RoomOptions = {}): Room {
       switch (command) {
         case "status":
           return { state, events: [] };
+        case "chart": {
+          const image: ImagePart = {
+            type: "image",
+            data: temperatureChart(readings),
+            mimeType: "image/png",
+          };
+          return { state, events: [], content: [image] };
+        }
         case "setLights": {
           const lights = { ...state.lights, ...(input as SetLights) };
           const changed =

@@ -7,11 +7,14 @@ import {
   type ApprovalPolicy,
   approval,
   approveCall,
+  type ContentPart,
   changeNotes,
+  contentParts,
   denyCall,
   igniteTools,
   type LoopDialect,
   type ModelRequest,
+  type NeutralToolCall,
   type Observation,
   type PendingCall,
   resumeToolLoop,
@@ -24,6 +27,7 @@ import {
 } from "ignite-element/tools";
 import { type AnthropicMessage, anthropic } from "ignite-element/tools/anthropic";
 import { type OpenAIChatMessage, openai } from "ignite-element/tools/openai";
+import { howEachDialectCarries } from "./carried.js";
 import {
   anthropicModel,
   anthropicText,
@@ -35,6 +39,7 @@ import {
 import {
   type CallRecord,
   formatApproval,
+  formatCarried,
   formatFinal,
   formatHeader,
   formatOffered,
@@ -139,7 +144,11 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
         approve: approval(approve),
         tracer,
         wait: waitTool({ maxMs: WAIT_MS }),
+        // `chart` answers with a PNG beside the state, sent in the provider's own form.
+        content: contentParts(),
       });
+      // The first answer with content parts, to show at the end how each dialect carries it.
+      let pictured: [NeutralToolCall, Observation<RoomState, RoomEvent>] | undefined;
 
       const turns: TurnRecord[] = [];
       const label = spec.scripted ? "assistant (scripted)" : "assistant";
@@ -165,6 +174,8 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
         onStep: (step: ToolLoopStep<RoomState, RoomEvent, Response, ResultBlock>) => {
           const calls = step.answers.map(({ call, route, outcome }): CallRecord => {
             const waited = outcome.ok ? waitedOf(outcome.value) : undefined;
+            const parts = outcome.ok ? outcome.value.content : undefined;
+            if (parts !== undefined && outcome.ok) pictured ??= [call, outcome.value];
             return {
               name: call.name,
               input: call.input,
@@ -172,6 +183,7 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
               ...(outcome.ok ? {} : { error: outcome.error }),
               ...(waited === undefined ? {} : { waited }),
               events: outcome.ok ? outcome.value.events : [],
+              ...(parts === undefined ? {} : { content: parts.map(partSummary) }),
             };
           });
           const record: TurnRecord = {
@@ -205,6 +217,8 @@ export function defineDemo<ToolDefs, Response, ResultBlock, Message>(
       // The loop keeps the transcript and returns the model's failure; the demo reports it.
       if (result.stop === "error") throw result.error;
       write(formatFinal(s, room.state, result.stop, turns));
+      if (pictured)
+        write(formatCarried(s, pictured[0].name, howEachDialectCarries(room, ...pictured)));
       return { stop: result.stop, state: room.state, turns };
     },
   };
@@ -267,6 +281,14 @@ export function pickDemo(env: Env, options: { fetch?: typeof fetch } = {}): Demo
     });
   }
   return scriptedDemo();
+}
+
+/** A content part in a few words: `image (image/png, 2148 bytes)`. */
+function partSummary(part: ContentPart): string {
+  if (part.type === "image" || part.type === "audio") {
+    return `${part.type} (${part.mimeType}, ${Math.floor((part.data.length * 3) / 4)} bytes)`;
+  }
+  return part.type;
 }
 
 /** What ended a wait, when `value` is a wait's answer (`WaitObservation`). */

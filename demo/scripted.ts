@@ -99,10 +99,15 @@ const SCRIPT: Turn[] = [
       use("lockDoor", {}),
     ];
   },
+  (_request, use) => [
+    text("Door locked. Here is the room's temperature as it warmed up."),
+    use("chart", {}),
+  ],
   () => [
     text(
       "All set for movie night: warm lights at 30 %, the room warmed to 21.5 °C by a " +
-        "30-minute boost, and the front door is locked again after someone came in. Enjoy the film!",
+        "30-minute boost (the chart shows the jump), and the front door is locked again after " +
+        "someone came in. Enjoy the film!",
     ),
   ],
 ];

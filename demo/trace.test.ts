@@ -24,8 +24,8 @@ describe("npm run demo:trace", () => {
         .map((span) => [span.spanContext().spanId, span]),
     );
     const calls = spans.filter((span) => span.name.startsWith("execute_tool "));
-    // Nine calls; the one held for approval has a span in each run.
-    expect(calls).toHaveLength(10);
+    // Ten calls; the one held for approval has a span in each run.
+    expect(calls).toHaveLength(11);
     for (const call of calls) expect(turns.has(call.parentSpanContext?.spanId ?? "")).toBe(true);
   });
 });
