@@ -57,8 +57,9 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
   };
   // The snapshot read when the commands object was last enumerated or found settled. While
   // `getSnapshot` returns the same value nothing changed (its contract), so no command can have
-  // been added: the keys, which V8 sorts anew for each enumeration of a large object, are not
-  // read again. Each command's fields still are, every turn.
+  // been added, removed or replaced: the keys, which V8 sorts anew for each enumeration of a
+  // large object, are not read again. Each command's fields still are, every turn. It starts as
+  // the cache itself, a value no snapshot can be, so the first turn enumerates.
   let seen: unknown = cache;
   // Without `getSnapshot` nothing is settled; one that is not a function throws, which is caught.
   const settled =
