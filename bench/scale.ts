@@ -116,6 +116,14 @@ export async function scaleRows(options: RowOptions): Promise<Row[]> {
     stableComponent({ commands: Object.freeze(commands(size)) }),
   );
   await perCommand(
+    "S defs snap",
+    "  the same, the component has getSnapshot (unchanged)",
+    (size) => ({
+      ...stableComponent({ commands: commands(size) }),
+      getSnapshot: () => RESULT.state,
+    }),
+  );
+  await perCommand(
     "S avail",
     "toToolDefs, availability changed, per command: 10 000 / 1 000",
     flipping,

@@ -155,6 +155,26 @@ describe("tool definitions kept between turns are never stale", () => {
     ]);
   });
 
+  it("answers a call made after the schema became malformed with the schema's error, not the old tools", async () => {
+    let schema: unknown = { commands: { add: { input: number(5) } } };
+    const ran: string[] = [];
+    const tools = igniteTools(
+      {
+        getSchema: () => schema as AgentSchema,
+        execute: (command) => {
+          ran.push(command);
+          return { state: null, events: [] };
+        },
+      },
+      openai,
+    );
+    tools.toToolDefs();
+    schema = { commands: null };
+    const [answer] = await tools.answerToolCalls(response("add", { by: 1 }));
+    expect(answer?.outcome).toMatchObject({ ok: false, error: { reason: "schema" } });
+    expect(ran).toEqual([]);
+  });
+
   it("gives exact answers to a subscribing component that changes and notifies", async () => {
     const listeners = new Set<() => void>();
     const { schema, component, ran } = mutable({ add: { input: number(5) } });
@@ -170,6 +190,78 @@ describe("tool definitions kept between turns are never stale", () => {
     expect(names(tools.toToolDefs())).toEqual(["add", "reset"]);
     await tools.handleToolCalls(response("add", { by: 40 }));
     expect(ran).toEqual([["add", { by: 40 }]]);
+  });
+});
+
+/** Commands that count how often their keys are enumerated (the cost `getSnapshot` saves). */
+function counted(commands: AgentSchema["commands"]) {
+  const count = { keys: 0 };
+  const proxy = new Proxy(commands, {
+    ownKeys(target) {
+      count.keys++;
+      return Reflect.ownKeys(target);
+    },
+  });
+  return { commands: proxy, count };
+}
+
+describe("a component with getSnapshot is read again when its state changes", () => {
+  function snapshotted(commands: AgentSchema["commands"]) {
+    const { component, schema } = mutable(commands);
+    const state = { version: 0 };
+    component.getSnapshot = () => state.version;
+    return { component, schema, state };
+  }
+
+  it("keeps the definitions without enumerating the commands while the snapshot is the same", () => {
+    const { commands, count } = counted({ add: { input: number(5) }, reset: {} });
+    const { component } = snapshotted(commands);
+    const tools = igniteTools(component, openai);
+    const first = tools.toToolDefs();
+    tools.toToolDefs(); // the first turn with a snapshot enumerates; the ones after it do not
+    const before = count.keys;
+    expect(tools.toToolDefs()).toBe(first);
+    expect(tools.toToolDefs()).toBe(first);
+    expect(count.keys).toBe(before);
+  });
+
+  it("sees a command added or deleted in place once getSnapshot returns a new state", () => {
+    const { component, schema, state } = snapshotted({ add: { input: number(5) } });
+    const tools = igniteTools(component, openai);
+    expect(names(tools.toToolDefs())).toEqual(["add"]);
+    schema.commands.reset = {};
+    state.version++;
+    expect(names(tools.toToolDefs())).toEqual(["add", "reset"]);
+    delete schema.commands.add;
+    state.version++;
+    expect(names(tools.toToolDefs())).toEqual(["reset"]);
+  });
+
+  it("sees a description or input set in place even while the snapshot is the same", () => {
+    const { component, schema } = snapshotted({ add: { input: number(5) } });
+    const tools = igniteTools(component, openai);
+    tools.toToolDefs();
+    tools.toToolDefs();
+    const add = schema.commands.add as { description?: string; input: JsonSchema };
+    add.description = "Adds.";
+    add.input = number(10);
+    const [tool] = tools.toToolDefs();
+    expect(tool?.function.description).toBe("Adds.");
+    expect(tool?.function.parameters).toEqual(number(10));
+  });
+
+  it("enumerates the commands every turn when getSnapshot throws, so a command added is seen", () => {
+    const { commands, count } = counted({ add: { input: number(5) } });
+    const { component, schema } = mutable(commands);
+    component.getSnapshot = () => {
+      throw new Error("no state yet");
+    };
+    const tools = igniteTools(component, openai);
+    tools.toToolDefs();
+    const before = count.keys;
+    schema.commands.reset = {};
+    expect(names(tools.toToolDefs())).toEqual(["add", "reset"]);
+    expect(count.keys).toBeGreaterThan(before);
   });
 });
 

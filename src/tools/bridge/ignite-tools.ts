@@ -142,7 +142,16 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     pipeline.beside(name) ? source.getSchema() : component.getSchema();
   // The declared commands, what is available and the tool definitions, kept between turns and
   // checked against the live schema each time (turn-cache.ts); the gating is audited.
-  const turns = turnCache(source, dialect, checked, canExecute, warn, !!options.onWarning, offer);
+  const turns = turnCache(
+    source,
+    dialect,
+    checked,
+    canExecute,
+    warn,
+    !!options.onWarning,
+    offer,
+    component,
+  );
   // The component is checked now, not at a model's call: a malformed schema is a TypeError.
   turns.declaredIn(schemaAtConstruction(source));
 

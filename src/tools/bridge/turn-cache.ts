@@ -41,19 +41,43 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
   canExecute: () => ((name: string) => boolean) | undefined,
   warn: WarningSink,
   audit: boolean,
-  offer: ToolOffer = "available",
+  // Checked by checkOptions, which gives "available" when none is set.
+  offer: ToolOffer,
+  // The component itself, for its `getSnapshot` (`component` is the schema as offered).
+  own: AgentComponent<S, E>,
 ): TurnCache<ToolDefs, Response> {
   const cache = manifestCache(checked);
   const gatedAware = typeof component.canExecute === "function";
-  const declaredIn = (schema: AgentSchema) => {
+  const declaredIn = (schema: AgentSchema, settled?: () => boolean) => {
     const before = cache.last();
-    const all = cache.declared(schema);
+    const all = cache.declared(schema, settled);
     // The gating is audited when the declarations change; each warning is heard once anyway.
     if (audit && all !== before) gatingWarnings(all, gatedAware, warn);
     return all;
   };
-  const declared = () => declaredIn(component.getSchema());
-  let defs: { all: NeutralManifest; offered: NeutralManifest; value: ToolDefs } | undefined;
+  // The snapshot read when the commands object was last enumerated or found settled. While
+  // `getSnapshot` returns the same value nothing changed (its contract), so no command can have
+  // been added, removed or replaced: the keys, which V8 sorts anew for each enumeration of a
+  // large object, are not read again. Each command's fields still are, every turn. It starts as
+  // the cache itself, a value no snapshot can be, so the first turn enumerates.
+  let seen: unknown = cache;
+  // Without `getSnapshot` nothing is settled; one that is not a function throws, which is caught.
+  const settled =
+    own.getSnapshot &&
+    (() => {
+      try {
+        const before = seen;
+        seen = (own.getSnapshot as () => S).call(own);
+        return Object.is(before, seen);
+      } catch {
+        return false; // the commands are enumerated, as without getSnapshot
+      }
+    });
+  const declared = () => declaredIn(component.getSchema(), settled);
+  // The last tool definitions, and the declared and offered commands they were made from.
+  let defsAll: NeutralManifest | undefined;
+  let defsOffered: NeutralManifest | undefined;
+  let defs: ToolDefs | undefined;
   // Every declared command, each gated one saying when it is available: made once per change
   // of the declarations, so the definitions stay the same value from one turn to the next.
   let listedOf: NeutralManifest | undefined;
@@ -67,25 +91,28 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
     return listed;
   };
 
+  // Only a bridge made with a dialect has toToolDefs and parseToolCalls (ignite-tools.ts): no
+  // check here, which would be code no caller can reach.
+  const wire = dialect as ToolDialect<ToolDefs, Response, ResultBlock>;
   return {
     declaredIn,
     manifest: () => cache.available(declared(), canExecute()),
     toToolDefs() {
-      if (!dialect) throw new TypeError("toToolDefs needs a dialect");
       const all = declared();
       const now = offered(all);
-      if (defs?.all === all && defs.offered === now) return defs.value;
-      const value = dialect.toToolDefs(now, { declared: all, warn });
-      defs = { all, offered: now, value };
+      if (defsAll === all && defsOffered === now) return defs as ToolDefs;
+      const value = wire.toToolDefs(now, { declared: all, warn });
+      defsAll = all;
+      defsOffered = now;
+      defs = value;
       return value;
     },
     parseToolCalls(response) {
-      if (!dialect) throw new TypeError("parseToolCalls needs a dialect");
       let schema: AgentSchema;
       try {
         schema = component.getSchema();
       } catch {
-        return dialect.parseToolCalls(response, []); // invoke reports the broken schema
+        return wire.parseToolCalls(response, []); // invoke reports the broken schema
       }
       // Fast path: read the calls through last turn's names, then check each command called is
       // declared exactly as it was. A name that was offered as itself then means the same
@@ -93,7 +120,7 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
       // whatever else changed. A mapped name depends on every other name: it takes the slow path.
       const last = cache.last();
       if (last !== undefined) {
-        const calls = dialect.parseToolCalls(response, last);
+        const calls = wire.parseToolCalls(response, last);
         if (
           calls.every((call) => call.toolName === undefined && cache.unchanged(schema, call.name))
         )
@@ -105,7 +132,7 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
       } catch {
         all = []; // each call is then answered by invoke, which reports the broken schema
       }
-      return dialect.parseToolCalls(response, all);
+      return wire.parseToolCalls(response, all);
     },
   };
 }

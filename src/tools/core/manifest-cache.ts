@@ -15,7 +15,11 @@
  *
  * - A frozen `commands` object made of data properties (`Object.freeze(commands)`) cannot gain,
  *   lose or replace a command: for it the pass reads only each command's fields, from the kept
- *   entries, which costs the same per command at any size. Any other object is enumerated.
+ *   entries, which costs the same per command at any size. So does the commands object last
+ *   enumerated while the caller's `settled()` says the component's state is the one it was then
+ *   (the bridge asks `getSnapshot`, whose contract says a new value follows every change). Any
+ *   other object is enumerated: V8 sorts the keys of a large (dictionary-mode) object each time,
+ *   which costs more per key the more keys there are.
  *
  * The arrays returned are frozen: they are shared between turns and must not change under them.
  */
@@ -45,8 +49,10 @@ export interface ManifestCache {
   /**
    * Every declared command of `schema`, sorted by name: the same (frozen) array as last time when
    * no declaration changed. Throws the `TypeError` `buildManifest` throws for a malformed schema.
+   * `settled`, asked only for the commands object last enumerated, says that no command can have
+   * been added, removed or replaced in it since: its keys are then not enumerated again.
    */
-  declared(schema: AgentSchema): NeutralManifest;
+  declared(schema: AgentSchema, settled?: () => boolean): NeutralManifest;
   /** The manifest `declared` last returned, or `undefined`. */
   last(): NeutralManifest | undefined;
   /**
@@ -66,9 +72,10 @@ export interface ManifestCache {
 
 export function manifestCache(options: CheckedOptions): ManifestCache {
   let keys: string[] = [];
-  // The commands object last read, when it is frozen and holds only data properties: its keys
-  // and values cannot change, so only the fields of each command need checking.
-  let sealed: object | undefined;
+  // The commands object whose keys `keys` are, and whether it is frozen with only data
+  // properties: then its keys and values cannot change, so only each command's fields can.
+  let read: object | undefined;
+  let sealed = false;
   let entries: Entry[] = [];
   let byName = new Map<string, Entry>();
   let manifest: NeutralManifest | undefined;
@@ -94,22 +101,24 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
     const sorted = [...now].sort().map((name) => (fresh.get(name) as Entry).tool);
     keys = now;
     entries = inOrder;
-    sealed = Object.isFrozen(commands) && onlyData(commands) ? commands : undefined;
+    read = commands;
+    sealed = Object.isFrozen(commands) && onlyData(commands);
     byName = fresh;
     manifest = Object.freeze(sorted);
     return manifest;
   };
 
   return {
-    declared(schema) {
+    declared(schema, settled) {
       const commands = commandsOf(schema);
       if (!commands) throw new TypeError(NOT_A_SCHEMA);
-      if (manifest !== undefined && commands === sealed) {
+      // `read` is set only by a rebuild, which sets `manifest`.
+      if (commands === read && (sealed || settled?.())) {
         // No key to enumerate, no hash lookup: a pass over the kept entries, flat per command.
         for (const entry of entries)
           if (!sameDeclaration(entry.declaration, entry.declaration.raw))
             return rebuild(commands, keys);
-        return manifest;
+        return manifest as NeutralManifest;
       }
       const now = Object.keys(commands);
       if (manifest === undefined || now.length !== keys.length) return rebuild(commands, now);
@@ -125,10 +134,14 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
     last: () => manifest,
     unchanged(schema, name) {
       try {
-        const commands = commandsOf(schema);
-        if (commands === undefined || !Object.hasOwn(commands, name)) return false;
+        // No commands object: Object.hasOwn throws, and the answer is `false`, as below.
+        const commands = commandsOf(schema) as Record<string, unknown>;
         const entry = byName.get(name);
-        return entry !== undefined && sameDeclaration(entry.declaration, commands[name]);
+        return (
+          Object.hasOwn(commands, name) &&
+          entry !== undefined &&
+          sameDeclaration(entry.declaration, commands[name])
+        );
       } catch {
         return false; // a getter that throws: the caller reads the schema again, the slow way
       }
@@ -151,7 +164,8 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
           changed = true;
         }
       }
-      if (!changed && offered !== undefined) return offered;
+      // `changed` is true while nothing was offered yet.
+      if (!changed) return offered as NeutralManifest;
       // One pass: `gated` is `declared`'s gated commands in its order, so the answers line up.
       const open: NeutralTool[] = [];
       let next = 0;
@@ -163,22 +177,18 @@ export function manifestCache(options: CheckedOptions): ManifestCache {
 }
 
 function onlyData(commands: object): boolean {
-  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(commands))) {
-    if (!("value" in descriptor)) return false;
-  }
-  return true;
+  return Object.values(Object.getOwnPropertyDescriptors(commands)).every(
+    (field) => "value" in field,
+  );
 }
 
 /** The entry of command `name`, read from a snapshot of its declaration: exactly the fields it is kept against. */
 function entryOf(name: string, raw: unknown, options: CheckedOptions): Entry {
   const declaration = isRecord(raw) ? declarationOf(raw) : undefined;
   const read = readCommand(declaration ?? raw, options.validator);
-  // readCommand refuses anything but an object, so a reading always has its declaration.
-  if (!read.ok || declaration === undefined) {
-    const problem = read.ok ? "must be declared as an object" : read.error;
-    throw new TypeError(`Command ${JSON.stringify(name)} ${problem}`);
-  }
+  if (!read.ok) throw new TypeError(`Command ${JSON.stringify(name)} ${read.error}`);
   // Nested, not spread into the entry: a spread copy made these objects slow to read (measured:
-  // the unchanged turn went from 13 to 600 ns per command).
-  return { declaration, tool: Object.freeze(toTool(name, read.value)) };
+  // the unchanged turn went from 13 to 600 ns per command). readCommand refuses anything but an
+  // object, so a reading always has its declaration.
+  return { declaration: declaration as Declaration, tool: Object.freeze(toTool(name, read.value)) };
 }

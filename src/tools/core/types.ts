@@ -160,6 +160,13 @@ export interface AgentComponent<S = unknown, E extends RuntimeEvent = RuntimeEve
    * XState's `actor.getSnapshot()` and Redux's `store.getState()`. With `subscribe`, it lets the
    * bridge tell a change from a repeated notification, and `observe`, `until`, the model's wait
    * and the loop's `tellChanges` hear the state between calls.
+   *
+   * A change of the schema is a change: a command added to, removed from or replaced in the
+   * commands object in place comes with a new snapshot. While the snapshot is the same, the bridge does not
+   * enumerate the commands object again (a sorted walk over every key in V8, the cost of a turn
+   * at 10 000 commands); it still reads each command's fields, so a description or an input
+   * schema set in place is seen at once. A component without `getSnapshot` is enumerated every
+   * turn, and a frozen commands object never needs it.
    */
   getSnapshot?(): S;
   /**
