@@ -61,7 +61,7 @@ export async function measureSizes({ allFromSrc = false } = {}) {
   // entries that import them (`measure: "browser"` in entrypoints.json: which bridge and which
   // strict modes a browser gets); the others (the default validator, sized as its own entries)
   // stay external there.
-  const internalImports = (only) => ({
+  const internalImports = (only, fromSrc = allFromSrc) => ({
     name: "internal-imports",
     setup(build) {
       build.onResolve({ filter: /^#/ }, ({ path }) => {
@@ -70,7 +70,7 @@ export async function measureSizes({ allFromSrc = false } = {}) {
         const chosen = item?.conditions.browser ?? item?.conditions.default;
         if (!chosen) return undefined;
         return {
-          path: allFromSrc ? join(ROOT, chosen.source) : join(ROOT, "dist", `${chosen.out}.js`),
+          path: fromSrc ? join(ROOT, chosen.source) : join(ROOT, "dist", `${chosen.out}.js`),
         };
       });
     },
@@ -119,23 +119,42 @@ export async function measureSizes({ allFromSrc = false } = {}) {
   // An application's code, bundled as its bundler would for the browser: subpaths resolve to the
   // build (or to src/ with --from-src), the way it resolves the installed package, and `#…`
   // imports to their browser module. `external` leaves out packages the application brings.
-  const alias = Object.fromEntries(
-    entrypoints.map((entry) => [`ignite-element${entry.subpath.slice(1)}`, fileOf(entry)]),
-  );
-  const browserApp = (code, external = []) =>
+  const aliasFrom = (file) =>
+    Object.fromEntries(
+      entrypoints.map((entry) => [`ignite-element${entry.subpath.slice(1)}`, file(entry)]),
+    );
+  const alias = aliasFrom(fileOf);
+  const srcAlias = aliasFrom((entry) => join(ROOT, entry.source));
+  const srcPlugin = internalImports(false, true);
+  // A bundle that leaves one module out (`stub`: the module and the code standing in for it)
+  // measures what that module weighs inside an entry, where the build has already inlined it:
+  // so it, and a feature measured over it, are bundled from src/.
+  const stubbing = (stub) => ({
+    name: "stub",
+    setup(build) {
+      const path = join(ROOT, stub.module);
+      build.onLoad({ filter: /\.ts$/ }, (args) =>
+        args.path === path ? { contents: stub.code, loader: "ts" } : undefined,
+      );
+    },
+  });
+  const browserApp = (code, external = [], { fromSrc = false, stub } = {}) =>
     bundle(
       { stdin: { contents: code, resolveDir: ROOT, loader: "js" } },
       {
         platform: "browser",
-        alias,
-        plugins: [plugin],
+        alias: fromSrc ? srcAlias : alias,
+        plugins: stub ? [srcPlugin, stubbing(stub)] : [fromSrc ? srcPlugin : plugin],
         external: external.flatMap((name) => [name, `${name}/*`]),
       },
     );
   const gzipOf = new Map(); // a scenario's or feature's name → its bundle's gzip, for `over`
   for (const scenario of bundles) {
     try {
-      const size = await browserApp(scenario.code);
+      const size = await browserApp(scenario.code, [], {
+        fromSrc: !!scenario.stub,
+        stub: scenario.stub,
+      });
       gzipOf.set(scenario.name, size.gzip);
       const text = new TextDecoder().decode(size.code);
       const found = scenario.forbid.filter((needle) => text.includes(needle));
@@ -163,7 +182,9 @@ export async function measureSizes({ allFromSrc = false } = {}) {
       continue;
     }
     try {
-      const size = await browserApp(feature.code, feature.external);
+      // Over a bundle that leaves a module out, the feature is bundled from src/ as that one is.
+      const fromSrc = !!bundles.find((item) => item.name === feature.over)?.stub;
+      const size = await browserApp(feature.code, feature.external, { fromSrc });
       gzipOf.set(feature.name, size.gzip);
       if (!gzipOf.has(feature.over)) {
         errors.push(`feature ${feature.name}: its base "${feature.over}" did not build`);
