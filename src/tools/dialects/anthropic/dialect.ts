@@ -41,7 +41,10 @@ import type {
   AnthropicToolResult,
 } from "./messages.js";
 
+export type { OnDemandOptions } from "../../wire/on-demand.js";
+export { ON_DEMAND_THRESHOLD } from "../../wire/on-demand.js";
 export type * from "./messages.js";
+export * from "./on-demand.js";
 
 /** Options of the `anthropic` dialect. */
 export interface AnthropicOptions extends ResultOptions {

@@ -6,9 +6,12 @@
  */
 import { OPENAI_STRICT, type StrictRule } from "../../wire/strict.js";
 
+export type { OnDemandOptions } from "../../wire/on-demand.js";
+export { ON_DEMAND_THRESHOLD } from "../../wire/on-demand.js";
 export type { StrictRule } from "../../wire/strict.js";
 export * from "./allowed-tools.js";
 export * from "./chat.js";
+export * from "./on-demand.js";
 export * from "./responses.js";
 export type { OpenAIOptions } from "./shared.js";
 

@@ -1,0 +1,81 @@
+/**
+ * `toolsOnDemand(anthropic)`: a component's commands loaded on demand through Anthropic's tool
+ * search tool. From `threshold` declared commands on, every tool is sent with
+ * `defer_loading: true` beside the server-side search tool (BM25 or regex): the model starts
+ * with the search tool alone, Anthropic searches the deferred tools' names and descriptions and
+ * loads the definitions it finds, and the model's calls come back as `tool_use` blocks, answered
+ * as any other. The search's own blocks (`server_tool_use`, `tool_search_tool_result`) are
+ * Anthropic's: `appendTurn` sends them back as they came. A function of its own, so a bundle
+ * that does not use it carries none of it.
+ */
+
+import { badArgument } from "../../core/checks.js";
+import type { NeutralManifest, ToolDefsContext } from "../../core/types.js";
+import { deferred, type OnDemandOptions, thresholdOf } from "../../wire/on-demand.js";
+import type { AnthropicDialect, AnthropicTool } from "./dialect.js";
+
+/** Anthropic's server-side tool search tool (the SDK's `ToolSearchToolBm25_20251119` or regex). */
+export type AnthropicToolSearchTool =
+  | { type: "tool_search_tool_bm25_20251119"; name: "tool_search_tool_bm25" }
+  | { type: "tool_search_tool_regex_20251119"; name: "tool_search_tool_regex" };
+
+/** A tool the model loads through the search: `defer_loading: true`. */
+export interface AnthropicDeferredTool extends AnthropicTool {
+  defer_loading: true;
+}
+
+/** What `toolsOnDemand(anthropic)` sends as `tools`: the search tool first, then every tool deferred. */
+export type AnthropicOnDemandTools =
+  | AnthropicTool[]
+  | [AnthropicToolSearchTool, ...AnthropicDeferredTool[]];
+
+/** Options of `toolsOnDemand(anthropic)`. */
+export interface AnthropicOnDemandOptions extends OnDemandOptions {
+  /**
+   * Which of Anthropic's search tools the model searches with: `"bm25"` (natural-language
+   * queries) or `"regex"` (patterns over names and descriptions).
+   * @default "bm25"
+   */
+  search?: "bm25" | "regex";
+}
+
+/** `toolsOnDemand(anthropic)`: the dialect, its tools deferred beside the search tool. */
+export type AnthropicOnDemandDialect = Omit<AnthropicDialect, "toToolDefs"> & {
+  toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): AnthropicOnDemandTools;
+};
+
+const SEARCH: Record<"bm25" | "regex", AnthropicToolSearchTool> = {
+  bm25: { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" },
+  regex: { type: "tool_search_tool_regex_20251119", name: "tool_search_tool_regex" },
+};
+
+/**
+ * `dialect` with its tools loaded on demand through Anthropic's tool search, once the component
+ * declares `threshold` commands or more (30 by default; below, the tools are sent as they are).
+ * Availability still gates: a call to a command unavailable now is answered `Unavailable`.
+ *
+ * @example
+ * ```ts
+ * const tools = igniteTools(catalogue, toolsOnDemand(anthropic));
+ * await client.messages.create({ model, max_tokens, messages, tools: tools.toToolDefs() });
+ * ```
+ */
+export function toolsOnDemand(
+  dialect: AnthropicDialect,
+  options?: AnthropicOnDemandOptions,
+): AnthropicOnDemandDialect {
+  const threshold = thresholdOf("toolsOnDemand", dialect, "anthropic", options);
+  const search = options?.search ?? "bm25";
+  if (search !== "bm25" && search !== "regex") {
+    throw badArgument("toolsOnDemand", "options.search", search, '"bm25" or "regex"');
+  }
+  return {
+    ...dialect,
+    toToolDefs(manifest, context) {
+      const tools = dialect.toToolDefs(manifest, context);
+      if (!deferred(manifest, context, threshold)) return tools;
+      const loaded = tools.map((tool): AnthropicDeferredTool => ({ ...tool, defer_loading: true }));
+      return [SEARCH[search], ...loaded];
+    },
+  };
+}
