@@ -5,18 +5,23 @@
  * major's own, and a provider package of that major maps it to its API (an image as OpenAI's
  * `input_image`, a file as `input_file`, Anthropic's `image` and `document` blocks).
  */
-import type { ToolResultPart } from "ai";
 import type { ContentPart } from "../core/content.js";
 import { fileName, partText } from "../wire/content-parts.js";
 
 /** The AI SDK major the adapter speaks, as read off the installed `ai` module's exports. */
 export type AiSdkMajor = 5 | 6 | 7;
 
-/** One entry of a `{ type: "content" }` tool output, as the AI SDK this package builds on names it. */
-export type AiSdkContentItem = Extract<
-  ToolResultPart["output"],
-  { type: "content" }
->["value"][number];
+/**
+ * One entry of a `{ type: "content" }` tool output, in the shapes AI SDK 5 (`media`), 6
+ * (`image-data`, `file-data`) and 7 (`file`) name. Written out here rather than read off the
+ * installed `ai`, whose types are one major's: only the entrypoint imports `ai`.
+ */
+export type AiSdkContentItem =
+  | { type: "text"; text: string }
+  | { type: "media"; data: string; mediaType: string }
+  | { type: "image-data"; data: string; mediaType: string }
+  | { type: "file-data"; data: string; mediaType: string; filename?: string }
+  | AiSdk7File;
 
 /** The kinds of part the AI SDK takes in a tool output (a link is said as text by the layer). */
 export const AI_SDK_CARRIES: readonly ContentPart["type"][] = [
@@ -54,9 +59,7 @@ export function aiSdkContentItem(part: ContentPart, major: AiSdkMajor): AiSdkCon
   }
   const file: AiSdk7File = { type: "file", data: { type: "data", data }, mediaType };
   if (filename !== undefined) file.filename = filename;
-  // AI SDK 7's own entry, which the types of the AI SDK this package compiles against (6) do not
-  // name; an application on 7 reads it through 7's types.
-  return file as unknown as AiSdkContentItem;
+  return file;
 }
 
 /** A part's bytes, with their media type and a file's name; the text of any other part. */

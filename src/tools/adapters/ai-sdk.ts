@@ -87,6 +87,9 @@ export type AiSdkTool<
 /** What the model reads of one call: the AI SDK's tool output (text, or error text). */
 export type AiSdkModelOutput = ToolResultPart["output"];
 
+/** One entry of a `{ type: "content" }` output, as the AI SDK this package compiles against has it. */
+type ContentItem = Extract<AiSdkModelOutput, { type: "content" }>["value"][number];
+
 /** Options of `aiSdkTools`: those of `igniteTools`, and the cap on what the model reads back. */
 export interface AiSdkToolsOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
   extends AdapterOptions<S, E> {
@@ -241,7 +244,11 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
         );
         if (parts === undefined) return { type: isError ? "error-text" : "text", value: text };
         // With content parts (`contentParts()`): the text, then each part in this major's form.
-        const value = parts.map((part) => aiSdkContentItem(part, MAJOR));
+        // AI SDK 7's `file` entry is not among those of the AI SDK this package compiles against
+        // (6), so the entries take 6's type here; an application on 7 reads them through 7's.
+        const value = parts.map((part) =>
+          aiSdkContentItem(part, MAJOR),
+        ) as unknown as ContentItem[];
         return { type: "content", value: [{ type: "text", text }, ...value] };
       },
     };

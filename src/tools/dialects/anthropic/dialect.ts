@@ -38,6 +38,7 @@ import type {
   AnthropicContentBlockParam,
   AnthropicMessage,
   AnthropicTextBlockParam,
+  AnthropicTool,
   AnthropicToolResult,
 } from "./messages.js";
 
@@ -45,6 +46,8 @@ export type { OnDemandOptions } from "../../wire/on-demand.js";
 export { ON_DEMAND_THRESHOLD } from "../../wire/on-demand.js";
 export type * from "./messages.js";
 export * from "./on-demand.js";
+
+import type { OnDemand } from "./on-demand.js";
 
 /** Options of the `anthropic` dialect. */
 export interface AnthropicOptions extends ResultOptions {
@@ -55,15 +58,6 @@ export interface AnthropicOptions extends ResultOptions {
    * there `true` is refused, so that a bundle without strict mode carries none of its code.
    */
   strict?: boolean | StrictRule;
-}
-
-/** One entry of the Messages API `tools` array (assignable to the SDK's `Tool`). */
-export interface AnthropicTool {
-  name: string;
-  description?: string;
-  /** Always object-rooted: scalar, array and root-union inputs are wrapped as `{ value }`. */
-  input_schema: { type: "object"; [key: string]: unknown };
-  strict?: boolean;
 }
 
 /**
@@ -103,6 +97,9 @@ export type AnthropicDialect = LoopDialect<
   AnthropicToolResult,
   AnthropicMessage
 >;
+
+/** `toolsOnDemand(anthropic)`: the dialect, its tools deferred beside Anthropic's tool search. */
+export type AnthropicOnDemandDialect = OnDemand<AnthropicDialect>;
 
 function make(options: AnthropicOptions = {}): AnthropicDialect {
   const maxChars = maxCharsOf("anthropic", options);

@@ -262,3 +262,12 @@ export type AnthropicContentBlockParam =
 export type AnthropicMessage =
   | { role: "user" | "assistant"; content: string | AnthropicContentBlockParam[] }
   | { role: "system"; content: string | AnthropicTextBlockParam[] };
+
+/** One entry of the Messages API `tools` array (assignable to the SDK's `Tool`). */
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  /** Always object-rooted: scalar, array and root-union inputs are wrapped as `{ value }`. */
+  input_schema: { type: "object"; [key: string]: unknown };
+  strict?: boolean;
+}

@@ -12,7 +12,7 @@
 import { badArgument } from "../../core/checks.js";
 import type { NeutralManifest, ToolDefsContext } from "../../core/types.js";
 import { deferred, type OnDemandOptions, thresholdOf } from "../../wire/on-demand.js";
-import type { AnthropicDialect, AnthropicTool } from "./dialect.js";
+import type { AnthropicTool } from "./messages.js";
 
 /** Anthropic's server-side tool search tool (the SDK's `ToolSearchToolBm25_20251119` or regex). */
 export type AnthropicToolSearchTool =
@@ -39,8 +39,13 @@ export interface AnthropicOnDemandOptions extends OnDemandOptions {
   search?: "bm25" | "regex";
 }
 
-/** `toolsOnDemand(anthropic)`: the dialect, its tools deferred beside the search tool. */
-export type AnthropicOnDemandDialect = Omit<AnthropicDialect, "toToolDefs"> & {
+/** A dialect whose tools are Anthropic's: `anthropic`, or one made by `anthropic(options)`. */
+interface AnthropicToolsDialect {
+  toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): AnthropicTool[];
+}
+
+/** `dialect`, its tools deferred beside the search tool (`AnthropicOnDemandDialect` for `anthropic`). */
+export type OnDemand<Dialect extends AnthropicToolsDialect> = Omit<Dialect, "toToolDefs"> & {
   toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): AnthropicOnDemandTools;
 };
 
@@ -60,10 +65,10 @@ const SEARCH: Record<"bm25" | "regex", AnthropicToolSearchTool> = {
  * await client.messages.create({ model, max_tokens, messages, tools: tools.toToolDefs() });
  * ```
  */
-export function toolsOnDemand(
-  dialect: AnthropicDialect,
+export function toolsOnDemand<Dialect extends AnthropicToolsDialect>(
+  dialect: Dialect,
   options?: AnthropicOnDemandOptions,
-): AnthropicOnDemandDialect {
+): OnDemand<Dialect> {
   const threshold = thresholdOf("toolsOnDemand", dialect, "anthropic", options);
   const search = options?.search ?? "bm25";
   if (search !== "bm25" && search !== "regex") {
