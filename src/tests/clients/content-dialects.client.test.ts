@@ -10,14 +10,13 @@ import {
   contentParts,
   igniteTools,
 } from "../../tools/index.js";
+import { PNG } from "../content/fixtures.js";
 import { useRecordingServer } from "./recording-server.js";
 
 // Content parts as the real SDKs send them: a function's output with an image and a PDF, sent by
 // the OpenAI SDK's `client.responses.create` and by @google/genai's `generateContent` to a
 // recording server on 127.0.0.1, the request body asserted as the SDK wrote it.
 
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const parts: ContentPart[] = [
   { type: "image", data: PNG, mimeType: "image/png" },
   { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" },

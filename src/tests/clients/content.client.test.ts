@@ -10,14 +10,13 @@ import {
   contentParts,
   igniteTools,
 } from "../../tools/index.js";
+import { PNG } from "../content/fixtures.js";
 import { useRecordingServer } from "./recording-server.js";
 
 // Content parts as the real SDKs send and read them: a tool result with an image and a PDF,
 // sent by the Anthropic SDK to a recording server on 127.0.0.1, and read by the MCP SDK v2
 // `Client` from `serveMcpHttp` (which checks every result against the protocol's schema).
 
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const parts: ContentPart[] = [
   { type: "image", data: PNG, mimeType: "image/png" },
   { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" },

@@ -4,11 +4,10 @@ import { agentsTools } from "../../tools/adapters/openai-agents.js";
 import { type AgentComponent, type ContentPart, contentParts } from "../../tools/index.js";
 import { useAgentsServer } from "../adapters/agents-server.js";
 import { functionCall, outputMessage, response } from "../adapters/openai-fixtures.js";
+import { PNG } from "./fixtures.js";
 
 // Content parts through the Agents SDK adapter: a call that answers with parts returns the SDK's
 // structured outputs (text, image, file), which its Responses model sends as `input_*` items.
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const parts: ContentPart[] = [
   { type: "image", data: PNG, mimeType: "image/png" },
   {

@@ -7,22 +7,11 @@ import { type AgentComponent, type ContentPart, contentParts } from "../../tools
 import { scriptedModel, toolResultsIn } from "../adapters/ai-sdk-model.js";
 import { functionCall, outputMessage, response } from "../adapters/openai-fixtures.js";
 import { useRecordingServer } from "../clients/recording-server.js";
+import { audio, image, notes, PNG, pdf } from "./fixtures.js";
 
 // Content parts through the AI SDK adapter: `toModelOutput` answers `{ type: "content" }` with the
 // observation's text, then each part in the installed AI SDK major's own form (ai@6 here; ai@7 in
 // ai-sdk7.test.ts), which the provider package maps to its API.
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-const image: ContentPart = { type: "image", data: PNG, mimeType: "image/png" };
-const audio: ContentPart = { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" };
-const pdf: ContentPart = {
-  type: "resource",
-  resource: { uri: "file:///reports/q3.pdf", mimeType: "application/pdf", blob: "JVBERi0xLjQK" },
-};
-const notes: ContentPart = {
-  type: "resource",
-  resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "Sales rose." },
-};
 const link: ContentPart = { type: "resource_link", uri: "file:///q3.pdf", name: "q3.pdf" };
 
 function chart(content: ContentPart[]): AgentComponent<{ drawn: boolean }> {

@@ -22,33 +22,14 @@ import {
   igniteTools,
   type ToolWarning,
 } from "../../tools/index.js";
+import { audio, image, link, notes, PNG, pdf, svg } from "./fixtures.js";
 
 // Content parts in the OpenAI Responses API's function_call_output and in Gemini's multimodal
 // function responses: each mapping, the size cap, and what neither carries.
 
-// A 1×1 PNG, and its bytes as the other kinds carry them.
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-const image: ContentPart = { type: "image", data: PNG, mimeType: "image/png" };
-const svg: ContentPart = { type: "image", data: "PHN2Zz4=", mimeType: "image/svg+xml" };
-const audio: ContentPart = { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" };
-const link: ContentPart = {
-  type: "resource_link",
-  uri: "file:///reports/q3.pdf",
-  name: "q3.pdf",
-  mimeType: "application/pdf",
-};
-const pdf: ContentPart = {
-  type: "resource",
-  resource: { uri: "file:///reports/q3.pdf", mimeType: "application/pdf", blob: "JVBERi0xLjQK" },
-};
 const zip: ContentPart = {
   type: "resource",
   resource: { uri: "file:///out/all.zip", mimeType: "application/zip", blob: "UEsDBA==" },
-};
-const notes: ContentPart = {
-  type: "resource",
-  resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "Sales rose." },
 };
 const caption: ContentPart = { type: "text", text: "Q3 sales by week." };
 const big: ContentPart = { type: "image", data: "A".repeat(400), mimeType: "image/png" };

@@ -2,11 +2,10 @@ import { ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { langchainTools } from "../../tools/adapters/langchain.js";
 import { type AgentComponent, type ContentPart, contentParts } from "../../tools/index.js";
+import { PNG } from "./fixtures.js";
 
 // Content parts through the LangChain adapter: the ToolMessage's content becomes LangChain's
 // standard content blocks (`@langchain/core` 1.x) — the observation's text, then each part.
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const parts: ContentPart[] = [
   { type: "image", data: PNG, mimeType: "image/png" },
   { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" },

@@ -17,12 +17,11 @@ import {
   resumeToolLoop,
   runToolLoop,
 } from "../../tools/index.js";
+import { PNG } from "./fixtures.js";
 
 // Content parts through the agent loop: the image a command answered with reaches the model's
 // next request as Anthropic's own image block, in a plain run and in one paused for a person and
 // resumed from its JSON state.
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 const chart: AgentComponent<{ drawn: boolean }> = {
   getSchema: () => ({ commands: { draw: { description: "Draw the chart.", destructive: true } } }),

@@ -11,26 +11,7 @@ import {
   type ToolWarning,
 } from "../../tools/index.js";
 import { partText, textAndParts } from "../../tools/wire/content-parts.js";
-
-// A 1×1 PNG, and its bytes as the other kinds carry them.
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-const image: ContentPart = { type: "image", data: PNG, mimeType: "image/png" };
-const audio: ContentPart = { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" };
-const link: ContentPart = {
-  type: "resource_link",
-  uri: "file:///reports/q3.pdf",
-  name: "q3.pdf",
-  mimeType: "application/pdf",
-};
-const pdf: ContentPart = {
-  type: "resource",
-  resource: { uri: "file:///reports/q3.pdf", mimeType: "application/pdf", blob: "JVBERi0xLjQK" },
-};
-const notes: ContentPart = {
-  type: "resource",
-  resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "Sales rose." },
-};
+import { audio, image, link, notes, PNG, pdf } from "./fixtures.js";
 
 /** A chart whose `draw` answers with `content`, whatever it is given. */
 function chart(content: unknown) {

@@ -2,11 +2,10 @@ import { type AgentComponent, type ContentPart, contentParts } from "ignite-elem
 import { provideWebMcp, type WebMcpToolResult } from "ignite-element/tools/webmcp";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { FakeModelContext } from "../hosts/webmcp-model-context.js";
+import { PNG } from "./fixtures.js";
 
 // Content parts through WebMCP: the result the page hands the browser is MCP's `CallToolResult`,
 // so every part goes as the MCP content block it already is, after the outcome's text.
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const parts: ContentPart[] = [
   { type: "image", data: PNG, mimeType: "image/png" },
   { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" },
