@@ -6,7 +6,7 @@
  * `input_image`, a file as `input_file`, Anthropic's `image` and `document` blocks).
  */
 import type { ContentPart } from "../core/content.js";
-import { fileName, partText } from "../wire/content-parts.js";
+import { fileOf, partText } from "../wire/content-parts.js";
 
 /** The AI SDK major the adapter speaks, as read off the installed `ai` module's exports. */
 export type AiSdkMajor = 5 | 6 | 7;
@@ -69,9 +69,7 @@ function bytesOf(
   if (part.type === "image" || part.type === "audio") {
     return { data: part.data, mediaType: part.mimeType };
   }
-  if (part.type === "resource" && "blob" in part.resource) {
-    const { uri, mimeType = "application/octet-stream", blob } = part.resource;
-    return { data: blob, mediaType: mimeType, filename: fileName(uri) };
-  }
+  const file = fileOf(part);
+  if (file) return { data: file.data, mediaType: file.mimeType, filename: file.filename };
   return partText(part);
 }

@@ -24,7 +24,7 @@ import type {
   RuntimeEvent,
   ToolError,
 } from "../core/types.js";
-import { fileName, linkText } from "../wire/content-parts.js";
+import { fileOf, linkText, partText } from "../wire/content-parts.js";
 import type { NameRule } from "../wire/names.js";
 import type { WireTool } from "../wire/provider-tools.js";
 import { type AdapterOptions, type AdapterTools, adapterTools, frameworkCall } from "./shared.js";
@@ -244,11 +244,10 @@ function standardBlock(part: ContentPart) {
     case "audio":
       return { type: part.type, data: part.data, mimeType: part.mimeType };
     case "resource": {
-      const { resource } = part;
-      if ("text" in resource) return { type: "text" as const, text: resource.text };
-      const filename = fileName(resource.uri);
-      const mimeType = resource.mimeType ?? "application/octet-stream";
-      return { type: "file" as const, data: resource.blob, mimeType, metadata: { filename } };
+      const file = fileOf(part);
+      if (!file) return { type: "text" as const, text: partText(part) };
+      const { data, mimeType, filename } = file;
+      return { type: "file" as const, data, mimeType, metadata: { filename } };
     }
     case "text":
       return { type: "text" as const, text: part.text };

@@ -12,7 +12,7 @@ import {
 } from "@openai/agents";
 import type { ContentPart } from "../core/content.js";
 import type { AgentComponent, JsonSchema, RuntimeEvent } from "../core/types.js";
-import { fileName, partText } from "../wire/content-parts.js";
+import { fileOf, partText } from "../wire/content-parts.js";
 import { OPENAI_NAMES } from "../wire/names.js";
 import { OPENAI_STRICT } from "../wire/strict.js";
 import { type AdapterOptions, adapterTools, frameworkCall } from "./shared.js";
@@ -123,9 +123,10 @@ function agentsOutput(part: ContentPart): ToolOutputText | ToolOutputImage | Too
   if (part.type === "image") {
     return { type: "image", image: { data: part.data, mediaType: part.mimeType } };
   }
-  if (part.type === "resource" && "blob" in part.resource) {
-    const { uri, mimeType = "application/octet-stream", blob } = part.resource;
-    return { type: "file", file: { data: blob, mediaType: mimeType, filename: fileName(uri) } };
+  const file = fileOf(part);
+  if (file) {
+    const { data, mimeType, filename } = file;
+    return { type: "file", file: { data, mediaType: mimeType, filename } };
   }
   return { type: "text", text: partText(part) };
 }

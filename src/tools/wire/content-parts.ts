@@ -56,6 +56,19 @@ export function fileName(uri: string): string {
   return uri.slice(uri.lastIndexOf("/") + 1) || uri;
 }
 
+/**
+ * A resource's bytes as a file, for a provider that takes files: the data, the MIME type
+ * (`application/octet-stream` when the resource says none) and the name; `undefined` for any
+ * other part.
+ */
+export function fileOf(
+  part: ContentPart,
+): { data: string; mimeType: string; filename: string } | undefined {
+  if (part.type !== "resource" || !("blob" in part.resource)) return undefined;
+  const { uri, mimeType = "application/octet-stream", blob } = part.resource;
+  return { data: blob, mimeType, filename: fileName(uri) };
+}
+
 /** The text that stands for `part` where it was left out, and why. */
 export function standIn(part: ContentPart, why: string): string {
   return `[${partName(part)} was left out: ${why}]`;
