@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 // Relative, not "ignite-element/tools/…", for the reason given in server.ts.
 import { approval } from "../../src/tools/approval/approval.js";
 import { contentParts } from "../../src/tools/content/content.js";
+import type { ApprovalPolicy, Question } from "../../src/tools/core/approval.js";
 import type { ContentPart } from "../../src/tools/core/content.js";
 import type { AgentComponent, AgentSchema } from "../../src/tools/core/types.js";
 import { type McpHttpServer, serveMcpHttp } from "../../src/tools/hosts/mcp/http.js";
@@ -80,13 +81,40 @@ const MEDIA: Record<string, ContentPart[]> = {
   ],
 };
 
-/** Commands whose calls the approval policy puts to the person: the suite's input-required tools. */
+/** Commands whose calls the approval policy puts to the person to confirm. */
 const ASKED = new Set([
-  "test_input_required_result_elicitation",
   "test_input_required_result_request_state",
   "test_input_required_result_tampered_state",
   "test_streaming_elicitation",
 ]);
+
+/** A question with one text field, `field`: the suite's elicitation scenarios ask such. */
+const textQuestion = (message: string, field: string): Question => ({
+  message,
+  schema: { type: "object", properties: { [field]: { type: "string" } }, required: [field] },
+});
+
+/**
+ * The questions each of the suite's question-asking tools puts to the person, round by round: the
+ * policy asks the first one not answered yet, and lets the call run once all are.
+ */
+const ROUNDS: Record<string, [string, Question][]> = {
+  test_input_required_result_elicitation: [
+    ["user_name", textQuestion("What is your name?", "name")],
+  ],
+  test_input_required_result_multi_round: [
+    ["step1", textQuestion("Step 1: What is your name?", "name")],
+    ["step2", textQuestion("Step 2: What is your favorite color?", "color")],
+  ],
+};
+
+/** The policy: the suite's question rounds, a confirmation for `ASKED`, every other call runs. */
+const policy: ApprovalPolicy = ({ route }) => {
+  const rounds = ROUNDS[route.command];
+  const next = rounds?.find(([key]) => route.answers?.[key] === undefined);
+  if (next) return { ask: { [next[0]]: next[1] } };
+  return ASKED.has(route.command) ? "ask" : "allow";
+};
 
 /** The conformance component: what each scenario calls, and a switch the list follows. */
 export function conformanceComponent(): AgentComponent<string, never> {
@@ -109,6 +137,9 @@ export function conformanceComponent(): AgentComponent<string, never> {
       test_changing_tool: { description: "Available after a tool change.", gated: true },
       ...Object.fromEntries(
         [...ASKED].map((name) => [name, { description: "Runs once the person allows it." }]),
+      ),
+      ...Object.fromEntries(
+        Object.keys(ROUNDS).map((name) => [name, { description: "Asks the person first." }]),
       ),
       ...Object.fromEntries(
         Object.keys(MEDIA).map((name) => [name, { description: "Answers with content parts." }]),
@@ -142,6 +173,12 @@ export function conformanceComponent(): AgentComponent<string, never> {
         case "test_input_required_result_request_state":
           // Run only after the retry carried a requestState the server verified.
           return { state: "state-ok: the request state was verified", events: [] };
+        case "test_input_required_result_elicitation":
+          return { state: `Hello, ${context?.answers?.user_name?.name}!`, events: [] };
+        case "test_input_required_result_multi_round": {
+          const { step1, step2 } = context?.answers ?? {};
+          return { state: `${step1?.name} likes ${step2?.color}`, events: [] };
+        }
         default: {
           const content = MEDIA[command];
           if (content) return { state: command, events: [], content };
@@ -159,7 +196,7 @@ export function serveConformance(port = 0): Promise<McpHttpServer> {
     serverInfo: { name: "ignite-conformance", version: "1.0.0" },
     offer: "available",
     content: contentParts(),
-    approve: approval(({ route }) => (ASKED.has(route.command) ? "ask" : "allow")),
+    approve: approval(policy),
   });
 }
 

@@ -460,7 +460,7 @@ describe("the layers refuse what is not theirs where they are made", () => {
     });
     const outcome = await tools.invoke({ id: "c1", name: "increment", input: {} });
     expect(outcome.ok ? "" : outcome.error.message).toContain(
-      'the approval policy gave true, which is not a verdict ("allow", "ask", "deny" or { deny: reason })',
+      'the approval policy gave true, which is not a verdict ("allow", "ask", "deny", { deny: reason } or { ask: questions })',
     );
     expect(warnings.map(({ code }) => code)).toEqual(["policy-not-a-verdict"]);
     expect(counter.calls).toEqual([]);

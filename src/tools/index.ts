@@ -44,6 +44,9 @@ export type {
   ApprovalRequest,
   ApprovalVerdict,
   PendingCall,
+  Question,
+  QuestionSchema,
+  Questions,
 } from "./core/approval.js";
 export type {
   AudioPart,
@@ -69,6 +72,8 @@ export type {
   AbortSignalLike,
   AgentComponent,
   AgentSchema,
+  Answer,
+  Answers,
   CommandSchema,
   EffectFlags,
   ExecuteContext,

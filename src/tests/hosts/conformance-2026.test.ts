@@ -37,6 +37,8 @@ const REQUIRED = [
   "input-required-result-tampered-state",
   "input-required-result-ignore-extra-params",
   "input-required-result-validate-input",
+  "input-required-result-basic-elicitation",
+  "input-required-result-multi-round",
 ];
 
 /**

@@ -16,6 +16,7 @@ import {
   type Observation,
   type PendingCall,
   pauseToolCalls,
+  type Question,
   type Result,
   type Route,
   resumeToolCalls,
@@ -33,7 +34,11 @@ describe("the approval policy's types", () => {
     expectTypeOf<ApprovalRequest["route"]>().toEqualTypeOf<Route>();
     expectTypeOf<ApprovalRequest["flags"]>().toEqualTypeOf<EffectFlags>();
     expectTypeOf<ApprovalVerdict>().toEqualTypeOf<
-      "allow" | "deny" | "ask" | { readonly deny: string }
+      | "allow"
+      | "deny"
+      | "ask"
+      | { readonly deny: string }
+      | { readonly ask: Readonly<Record<string, Question | undefined>> }
     >();
     const sync: ApprovalPolicy = ({ flags }) => (flags.destructive ? "ask" : "allow");
     const async: ApprovalPolicy = async () => ({ deny: "closed" });

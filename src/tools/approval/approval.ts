@@ -14,6 +14,7 @@ import type {
   ApprovalRequest,
   ApprovalVerdict,
   PendingCall,
+  Questions,
 } from "../core/approval.js";
 import { aFunction, checkOptional, given } from "../core/checks.js";
 import { denied } from "../core/errors.js";
@@ -21,6 +22,7 @@ import { isRecord } from "../core/json.js";
 import { err } from "../core/result.js";
 import type {
   AgentSchema,
+  Answers,
   CommandSchema,
   EffectFlags,
   NeutralToolCall,
@@ -74,21 +76,43 @@ export function policyOf(approve: unknown): ApprovalPolicy | undefined {
 interface Approvals {
   readonly digests: ReadonlySet<string>;
   readonly now: (() => number) | undefined;
+  /** The person's answers so far, and whether they answer questions the policy must now read. */
+  readonly answered: Answered | undefined;
+}
+
+/** A held call's answers: all of them so far, and whether this decision brought new ones. */
+export interface Answered {
+  readonly answers: Answers;
+  /** The policy asked questions and these answer them: it is asked again, with them. */
+  readonly again: boolean;
 }
 
 // The digests a resume approved, attached to the options object it invokes with. Kept out of the
 // public options so that nothing but a checked decision can approve a call.
 const approvals = new WeakMap<object, Approvals>();
 
-/** `options` carrying the approval of `digests` (and the resume's clock, for the leases). */
+/**
+ * `options` carrying the approval of `digests` (and the resume's clock, for the leases), and the
+ * person's answers to the call's questions when it was asked some.
+ */
 export function withApprovals<O extends object>(
   options: O,
   digests: Iterable<string>,
   now?: () => number,
+  answered?: Answered,
 ): O {
   const carrying = { ...options };
-  approvals.set(carrying, { digests: new Set(digests), now });
+  approvals.set(carrying, { digests: new Set(digests), now, answered });
   return carrying;
+}
+
+/**
+ * What an approved held call carries to its run: every answer so far, and whether the decision
+ * answered the policy's questions (then the policy reads them) or only confirmed the call.
+ */
+export function answeredOf(pending: PendingCall, given: Answers | undefined): Answered | undefined {
+  if (pending.questions) return { answers: { ...pending.answers, ...given }, again: true };
+  return pending.answers && { answers: pending.answers, again: false };
 }
 
 /** Why a held call was refused when nobody could be asked, or the asking failed. */
@@ -109,7 +133,7 @@ function guard<S, E extends RuntimeEvent>(
     span?.phase("approve");
     // The ledger is this layer's: what runs after it is the call alone.
     const rest = options && withoutLedger(options);
-    const run = () => next(route, call, schema, rest, span);
+    const run = (routed: Route) => next(routed, call, schema, rest, span);
     return guarded<S, E>(asking, approved, route, call, schema, options, run).then((done) => {
       if (done.pending) span?.phase("held");
       return done;
@@ -123,13 +147,13 @@ function guard<S, E extends RuntimeEvent>(
  * over from a holder that died (it was let through when it first started) — then `run`, recorded.
  */
 async function guarded<S, E extends RuntimeEvent>(
-  policy: ((request: ApprovalRequest) => Promise<ApprovalVerdict>) | undefined,
+  policy: ((request: ApprovalRequest) => Promise<Verdict>) | undefined,
   approved: Approvals | undefined,
   route: Route,
   call: NeutralToolCall,
   schema: AgentSchema,
   options: InvokeOptions | undefined,
-  run: () => Run<S, E> | Promise<Run<S, E>>,
+  run: (route: Route) => Run<S, E> | Promise<Run<S, E>>,
 ): Promise<Run<S, E>> {
   const called = call.toolName ?? route.command;
   // A call without an id cannot be told from an identical one, so it is not recorded — unless a
@@ -156,22 +180,26 @@ async function guarded<S, E extends RuntimeEvent>(
     if (found.outcome) return { outcome: found.outcome };
     held = found.held;
   }
-  if (policy && !approved?.digests.has(digest) && !held) {
+  // The person's answers go with the call: to the policy, asked again, and to `execute`.
+  const answered = approved?.answered;
+  const routed = answered ? { ...route, answers: answered.answers } : route;
+  if (policy && (!approved?.digests.has(digest) || answered?.again) && !held) {
     const flags = flagsOf(declared);
-    const verdict = await policy({ route, schema: declared, flags, call });
-    if (verdict !== "allow" && verdict !== "ask") {
+    const verdict = await policy({ route: routed, schema: declared, flags, call });
+    if (verdict === "deny" || (typeof verdict === "object" && "deny" in verdict)) {
       const reason = verdict === "deny" ? undefined : verdict.deny;
       return { outcome: err(denied(route.command, reason, called)) };
     }
-    if (verdict === "ask") {
+    if (verdict !== "allow") {
       digest ||= await callDigest(call.id, route.command, route.input);
       // Answered as a denial until a decision comes: an application that ignores `pending`
       // still tells the model the call did not run.
-      const pending = pendingCall(call, route, declared, flags, digest);
+      const questions = verdict === "ask" ? undefined : verdict.ask;
+      const pending = pendingCall(call, routed, declared, flags, digest, questions);
       return { outcome: err(denied(route.command, NOT_ASKED, called)), pending };
     }
   }
-  return recording ? recorded(recording, route, called, held, run) : run();
+  return recording ? recorded(recording, routed, called, held, () => run(routed)) : run(routed);
 }
 
 /** The call held for a person: plain JSON, with what an approval screen shows of its command. */
@@ -181,6 +209,7 @@ function pendingCall(
   declared: CommandSchema,
   flags: EffectFlags,
   digest: string,
+  questions: Questions | undefined,
 ): PendingCall {
   const { title, description } = declared;
   return {
@@ -191,6 +220,8 @@ function pendingCall(
     ...(call.toolName === undefined ? {} : { toolName: call.toolName }),
     ...(typeof title === "string" ? { title } : {}),
     ...(typeof description === "string" ? { description } : {}),
+    ...(questions === undefined ? {} : { questions }),
+    ...(route.answers === undefined ? {} : { answers: route.answers }),
     digest,
   };
 }
@@ -201,6 +232,11 @@ function withoutLedger(options: InvokeOptions): InvokeOptions {
   return rest;
 }
 
+/** A verdict as `ask` reads it: questions copied as JSON, so none is `undefined`. */
+export type Verdict =
+  | Exclude<ApprovalVerdict, { readonly ask: unknown }>
+  | { readonly ask: Questions };
+
 /**
  * The policy's verdict; a policy that throws or rejects denies, and one that answers what is not
  * a verdict (`true`, `"yes"`, the `approval` factory given uncalled) denies saying what it gave,
@@ -210,7 +246,7 @@ export async function ask(
   policy: ApprovalPolicy,
   request: ApprovalRequest,
   warn?: WarningSink,
-): Promise<ApprovalVerdict> {
+): Promise<Verdict> {
   let verdict: unknown;
   try {
     verdict = await policy(request);
@@ -220,9 +256,30 @@ export async function ask(
   if (verdict === "allow" || verdict === "ask" || verdict === "deny") return verdict;
   const reason = isRecord(verdict) ? verdict.deny : undefined;
   if (typeof reason === "string") return { deny: reason };
-  const problem = `the approval policy gave ${given(verdict)}, which is not a verdict ("allow", "ask", "deny" or { deny: reason })`;
+  const questions = isRecord(verdict) ? questionsOf(verdict.ask) : undefined;
+  if (questions) return { ask: questions };
+  const problem = `the approval policy gave ${given(verdict)}, which is not a verdict ("allow", "ask", "deny", { deny: reason } or { ask: questions })`;
   warn?.({ code: "policy-not-a-verdict", command: request.route.command, message: `${problem}.` });
   return { deny: problem };
+}
+
+/**
+ * `value` as questions (a JSON copy: a key whose question is `undefined` left out), when it is
+ * some: at least one, each with a `message` and an object `schema` of `properties`.
+ */
+function questionsOf(value: unknown): Questions | undefined {
+  if (!isRecord(value)) return undefined;
+  const asked = Object.values(value).filter((question) => question !== undefined);
+  const fit = asked.length > 0 && asked.every(aQuestion);
+  // Checked just above: each is a question.
+  return fit ? (toJsonValue(value) as Questions) : undefined;
+}
+
+function aQuestion(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.message !== "string" || !isRecord(value.schema))
+    return false;
+  const { type, properties } = value.schema;
+  return type === "object" && isRecord(properties);
 }
 
 export function flagsOf({ readOnly, destructive, idempotent }: EffectFlags): EffectFlags {

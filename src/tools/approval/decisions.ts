@@ -7,6 +7,7 @@
 import type { PendingCall } from "../core/approval.js";
 import { aName, anObject, check, checkOptional, type Expect, given } from "../core/checks.js";
 import { isRecord } from "../core/json.js";
+import type { Answers } from "../core/types.js";
 import { contentKey } from "../validation/cache.js";
 
 // WebCrypto and TextEncoder exist in Node 20, browsers and workers; the neutral build declares
@@ -28,10 +29,14 @@ export interface ApprovalDecision {
   readonly reason?: string;
   /** Milliseconds since the epoch after which the decision is refused. */
   readonly expiresAt?: number;
+  /** The person's answers to the call's questions, by question key (`PendingCall.questions`). */
+  readonly answers?: Answers;
 }
 
 /**
- * Approves `pending`, and only that call with that input.
+ * Approves `pending`, and only that call with that input. A call the policy asked questions about
+ * (`pending.questions`) is approved with the person's answers, one per question key: the policy
+ * is then asked again with them, and the command runs with them (`context.answers`).
  *
  * @example
  * ```ts
@@ -40,7 +45,7 @@ export interface ApprovalDecision {
  */
 export function approveCall(
   pending: PendingCall,
-  options: { expiresAt?: number } = {},
+  options: { expiresAt?: number; answers?: Answers } = {},
 ): ApprovalDecision {
   checkPending("approveCall", pending);
   // `pending.map(approveCall)` passes each index as the options: an index is no option.
@@ -48,7 +53,39 @@ export function approveCall(
   check("approveCall", "options", given satisfies unknown, anObject);
   // A time the clock can be compared with, said now rather than at the resume ("tomorrow").
   checkOptional("approveCall", "expiresAt", given.expiresAt, EPOCH_MS);
+  checkAnswers(pending, given.answers);
   return { digest: pending.digest, verdict: "allow", ...given };
+}
+
+/**
+ * Answers are given to a call asked questions, one object per question and none for a question
+ * that was not asked: a `TypeError` saying which, before anything is resumed.
+ */
+function checkAnswers(pending: PendingCall, answers: unknown): void {
+  const asked = pending.questions ? Object.keys(pending.questions) : [];
+  if (answers === undefined && asked.length === 0) return;
+  const which = `answers for ${describeCall(pending)}`;
+  if (asked.length === 0) {
+    throw new TypeError(`approveCall: ${which}: it was asked no questions, so it takes no answers`);
+  }
+  if (!isRecord(answers)) {
+    throw new TypeError(
+      `approveCall: ${which} must be an object of answers by question key, not ${given(answers)}`,
+    );
+  }
+  for (const key of asked) {
+    if (!isRecord(answers[key])) {
+      throw new TypeError(
+        `approveCall: ${which}: the answer to ${JSON.stringify(key)} must be an object of the form's values, not ${given(answers[key])}`,
+      );
+    }
+  }
+  const extra = Object.keys(answers).find((key) => !asked.includes(key));
+  if (extra !== undefined) {
+    throw new TypeError(
+      `approveCall: ${which}: ${JSON.stringify(extra)} was not asked (asked: ${asked.map((key) => JSON.stringify(key)).join(", ")})`,
+    );
+  }
 }
 
 /** A time in milliseconds since the epoch, as `Date.now()` gives it. */
@@ -212,7 +249,8 @@ const DECISION: Expect<ApprovalDecision> = {
     isRecord(value) &&
     aName.test(value.digest) &&
     (value.verdict === "allow" || value.verdict === "deny") &&
-    (value.expiresAt === undefined || EPOCH_MS.test(value.expiresAt)),
+    (value.expiresAt === undefined || EPOCH_MS.test(value.expiresAt)) &&
+    (value.answers === undefined || isRecord(value.answers)),
 };
 
 function describeCall(call: PendingCall): string {

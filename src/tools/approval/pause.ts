@@ -23,7 +23,7 @@ import type {
 } from "../core/types.js";
 import { describeValue } from "../wire/describe-value.js";
 import { toJsonValue } from "../wire/result-text.js";
-import { withApprovals } from "./approval.js";
+import { answeredOf, withApprovals } from "./approval.js";
 import { type ApprovalDecision, ApprovalError, checkDecisions } from "./decisions.js";
 import {
   DEFAULT_LEASE_MS,
@@ -109,7 +109,7 @@ export function pauseToolCalls<S, E extends RuntimeEvent, ResultBlock>(
 /** The part of a bridge that settling a turn uses. */
 export type SettlingBridge<S, E extends RuntimeEvent, ResultBlock> = Pick<
   DialectToolBridge<S, E, unknown, unknown, ResultBlock>,
-  "invoke" | "toToolResult"
+  "answerToolCall" | "toToolResult"
 >;
 
 /** Options of `resumeToolCalls`. */
@@ -337,28 +337,33 @@ export async function settleTurn<S, E extends RuntimeEvent, ResultBlock>(
       ...(leaseMs === undefined ? {} : { leaseMs }),
       ...listenersOf(options),
     };
-    // The ledger first, inside invoke: a call already answered is replayed as it was.
-    const outcome =
-      decision?.verdict === "allow"
-        ? await tools.invoke(
-            {
-              ...(pending.id === undefined ? {} : { id: pending.id }),
-              name: pending.command,
-              input: pending.input,
-              ...(pending.toolName === undefined ? {} : { toolName: pending.toolName }),
-            },
-            withApprovals(invokeOptions, [pending.digest], now),
-          )
-        : await refuse<S, E>(ledger, `${paused.scope}/${pending.digest}`, pending, decision, {
-            holder: newHolder(),
-            leaseMs: leaseMs ?? DEFAULT_LEASE_MS,
-            now: now ?? Date.now,
-          });
-    const route =
-      decision?.verdict === "allow"
-        ? { command: pending.command, input: pending.input }
-        : undefined;
-    answers.push({ call, route, outcome, block: tools.toToolResult(call, outcome) });
+    if (decision?.verdict === "allow") {
+      // The ledger first, inside the bridge: a call already answered is replayed as it was. A
+      // call whose answers the policy asks more questions about is held again (`pending`).
+      const answered = answeredOf(pending, decision.answers);
+      const approved = withApprovals(invokeOptions, [pending.digest], now, answered);
+      const held = {
+        ...(pending.id === undefined ? {} : { id: pending.id }),
+        name: pending.command,
+        input: pending.input,
+        ...(pending.toolName === undefined ? {} : { toolName: pending.toolName }),
+      };
+      // Run with the input the person was shown; answered as the model's own call.
+      answers.push({ ...(await tools.answerToolCall(held, approved)), call });
+      continue;
+    }
+    const outcome = await refuse<S, E>(
+      ledger,
+      `${paused.scope}/${pending.digest}`,
+      pending,
+      decision,
+      {
+        holder: newHolder(),
+        leaseMs: leaseMs ?? DEFAULT_LEASE_MS,
+        now: now ?? Date.now,
+      },
+    );
+    answers.push({ call, route: undefined, outcome, block: tools.toToolResult(call, outcome) });
   }
   return answers;
 }

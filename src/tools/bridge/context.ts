@@ -1,12 +1,14 @@
 /**
  * The context a running command is given (`execute(command, input, context)`): the call's signal,
- * and `progress` and `log`, which reach whoever called — the per-call `onProgress`/`onLog`, and the
- * call's span. Made only for a call someone can hear or stop; every other call shares one inert
- * context, so a call costs nothing more when nobody listens.
+ * the person's answers when the approval policy asked questions, and `progress` and `log`, which
+ * reach whoever called — the per-call `onProgress`/`onLog`, and the call's span. Made only for a
+ * call someone can hear, stop or tell; every other call shares one inert context, so a call costs
+ * nothing more when nobody listens.
  */
 import { describe } from "../core/errors.js";
 import type { TraceHandle } from "../core/tracing.js";
 import type {
+  Answers,
   ExecuteContext,
   LogEntry,
   LogLevel,
@@ -73,6 +75,7 @@ class LiveContext implements CallContext {
     private readonly call: NeutralToolCall,
     private readonly listeners: CallListeners | undefined,
     private readonly span: TraceHandle | undefined,
+    readonly answers: Answers | undefined,
   ) {}
 
   get signal(): AbortSignal {
@@ -138,18 +141,19 @@ const INERT: CallContext = Object.freeze({
 });
 
 /**
- * The context for one call: the shared inert one when there is nothing to hear or stop (no
- * signal, no timeout, no listener, no span), a live one otherwise.
+ * The context for one call: the shared inert one when there is nothing to hear, stop or tell (no
+ * signal, no timeout, no listener, no span, no person's answers), a live one otherwise.
  */
 export function callContext(
   call: NeutralToolCall,
   stoppable: boolean,
   listeners: CallListeners | undefined,
   span: TraceHandle | undefined,
+  answers?: Answers,
 ): CallContext {
   const heard =
     span !== undefined || listeners?.onProgress !== undefined || listeners?.onLog !== undefined;
-  return stoppable || heard ? new LiveContext(call, listeners, span) : INERT;
+  return stoppable || heard || answers ? new LiveContext(call, listeners, span, answers) : INERT;
 }
 
 /** The listeners `options` has, and only those (an option left `undefined` is not copied). */

@@ -48,7 +48,7 @@ export function executorOf<S, E extends RuntimeEvent>(
   };
 
   const execute = (
-    { command, input }: Route,
+    { command, input, answers }: Route,
     call: NeutralToolCall,
     options: (CallListeners & { signal?: AbortSignalLike | undefined }) | undefined,
     span: TraceHandle | undefined,
@@ -57,7 +57,7 @@ export function executorOf<S, E extends RuntimeEvent>(
     const signal = options?.signal;
     const stoppable = timeoutMs !== undefined || signal !== undefined;
     // Shared and inert when nobody can hear or stop the call: no allocation for a plain call.
-    const context = callContext(call, stoppable, options, span);
+    const context = callContext(call, stoppable, options, span, answers);
     if (stoppable) return raced(command, input, called, signal, context);
     // Nothing to race: a result given at once is read at once, a promise (or any thenable) is
     // awaited. A throw, sync or async, is the component's. Answered, the context goes quiet.

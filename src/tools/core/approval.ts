@@ -2,13 +2,48 @@
  * What the approval policy sees and answers, and the call it holds for a person: plain data, the
  * port the approval layer (approval/) implements and an application's policy speaks.
  */
-import type { CommandSchema, EffectFlags, NeutralToolCall, Route } from "./types.js";
+import type {
+  Answers,
+  CommandSchema,
+  EffectFlags,
+  JsonSchema,
+  NeutralToolCall,
+  Route,
+} from "./types.js";
 
 /**
  * What an approval policy answers for one call: run it (`"allow"`), refuse it (`"deny"`, or
- * `{ deny: reason }` with a reason the model reads), or ask a person first (`"ask"`).
+ * `{ deny: reason }` with a reason the model reads), ask a person to confirm it first (`"ask"`),
+ * or ask them questions first (`{ ask: { key: question } }`): the policy is asked again with
+ * their answers (`request.route.answers`), and the command runs with them (`context.answers`). A
+ * key whose question is `undefined` is left out, as JSON leaves it out.
  */
-export type ApprovalVerdict = "allow" | "deny" | "ask" | { readonly deny: string };
+export type ApprovalVerdict =
+  | "allow"
+  | "deny"
+  | "ask"
+  | { readonly deny: string }
+  | { readonly ask: Readonly<Record<string, Question | undefined>> };
+
+/** Questions for the person, by the key their answer comes back under. */
+export type Questions = Readonly<Record<string, Question>>;
+
+/**
+ * One question for the person before a call runs: what they read, and the form of their answer
+ * (an MCP host sends it as an elicitation form, so a flat object of strings, numbers, booleans
+ * and enums, as MCP's `requestedSchema` allows).
+ */
+export interface Question {
+  readonly message: string;
+  readonly schema: QuestionSchema;
+}
+
+/** The form of an answer: an object whose properties are each a string, number, boolean or enum. */
+export interface QuestionSchema {
+  readonly type: "object";
+  readonly properties: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+}
 
 /** What an approval policy sees of one call: it passed every check and is about to run. */
 export interface ApprovalRequest {
@@ -53,6 +88,13 @@ export interface PendingCall {
   readonly title?: string;
   /** The command's declared `description`, when it declares one: what an approval screen explains. */
   readonly description?: string;
+  /**
+   * The policy's questions, when it asked some (`{ ask: … }`): approve with the person's answers,
+   * `approveCall(call, { answers })`, one per key.
+   */
+  readonly questions?: Questions;
+  /** The answers to questions of earlier rounds of this call, when there were some. */
+  readonly answers?: Answers;
   /**
    * Binds a decision to this call: the hex SHA-256 of the canonical JSON (keys sorted) of
    * `{ id, command, input }`.

@@ -3,6 +3,10 @@
  * the core works on, the errors it answers with, and the two ports (dialect and validator).
  * Types only; nothing here runs.
  */
+import type { Answers } from "./answers.js";
+
+export type { Answer, Answers } from "./answers.js";
+
 import type { ContentPart } from "./content.js";
 import type { Result } from "./result.js";
 
@@ -132,6 +136,8 @@ export interface ExecuteContext {
   progress(update: ProgressUpdate): void;
   /** A log line for whoever called. A no-op once the call has been answered. */
   log(level: LogLevel, message: string, data?: unknown): void;
+  /** The person's answers to the approval policy's questions, by key; `undefined` when none. */
+  readonly answers?: Answers | undefined;
 }
 
 /** The agent-runtime contract, duck-typed: anything with these methods can be bridged. */
@@ -293,6 +299,8 @@ export interface NeutralToolCall {
 export interface Route {
   command: string;
   input: unknown;
+  /** The person's answers to the approval policy's questions, by key: only when it asked some. */
+  answers?: Answers;
 }
 
 /** What one executed call observed: the state after it and exactly the events it emitted. */

@@ -52,9 +52,9 @@ export function pauseLoop<S, E extends RuntimeEvent, Response, ResultBlock, Mess
   turnsLeft: number,
   answers: readonly ToolCallAnswer<S, E, ResultBlock>[],
   runId: string,
-  untold?: UntoldChanges,
+  { untold, scope }: { untold?: UntoldChanges | undefined; scope?: string } = {},
 ): { pending: PendingCall[]; state: ToolLoopState<Response, ResultBlock, Message> } {
-  const paused = pauseToolCalls(answers, { scope: `${runId}/turn-${turn}` });
+  const paused = pauseToolCalls(answers, { scope: scope ?? `${runId}/turn-${turn}` });
   return {
     pending: [...paused.pending],
     state: {

@@ -273,7 +273,7 @@ async function loop<
         // What the notes heard and did not tell goes with the state, to be told after the resume.
         const untold = teller?.pause(answers);
         // Paused before the spans end: a state that cannot be made is an error of this run.
-        const paused = pauseLoop(messages, reply, turn, left, answers, idOfRun(), untold);
+        const paused = pauseLoop(messages, reply, turn, left, answers, idOfRun(), { untold });
         close("approval");
         return { stop: "approval", messages, steps, snapshot, response: reply, ...paused };
       }

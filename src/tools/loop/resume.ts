@@ -6,6 +6,7 @@ import { type ApprovalDecision, checkDecisions } from "../approval/decisions.js"
 import { type Claim, claimTurn, settleTurn } from "../approval/pause.js";
 import { checkTracer } from "../bridge/checks.js";
 import { type CallListeners, listenersOf } from "../bridge/context.js";
+import { newId } from "../bridge/ids.js";
 import type { LoopToolBridge } from "../bridge/types.js";
 import type { CallLedger } from "../core/ledger.js";
 import { err, ok } from "../core/result.js";
@@ -13,7 +14,7 @@ import type { ToolTracer } from "../core/tracing.js";
 import type { AbortSignalLike, RuntimeEvent } from "../core/types.js";
 import { checkResumeOptions } from "./checks.js";
 import { lastSnapshot, notesOf, runToolLoop, startAt, stepOf } from "./loop.js";
-import type { ToolLoopState } from "./loop-state.js";
+import { pauseLoop, type ToolLoopState } from "./loop-state.js";
 import type { ChangeNotes } from "./tell-changes.js";
 import type { ModelRequest, PlatformAbortSignal, ToolLoopResult, ToolLoopStep } from "./types.js";
 
@@ -147,6 +148,28 @@ export async function resumeToolLoop<
       ...(turn === undefined ? {} : { parent: turn }),
       ...listenersOf(options),
     });
+    if (answers.some((answer) => answer.pending)) {
+      // The policy read the person's answers and asks more: the turn pauses again, as a round
+      // of its own (a scope of its own: this state is spent).
+      const round = `${state.paused.scope}/round-${newId()}`;
+      const { messages, response, turnsLeft, runId } = state;
+      const paused = pauseLoop(messages, response, state.turn, turnsLeft, answers, runId, {
+        scope: round,
+        untold: teller?.pause(answers),
+      });
+      turn?.end(ok(undefined));
+      run?.end(ok("approval"));
+      open = { turn: undefined, run: undefined };
+      await claim.finish("approval");
+      return {
+        stop: "approval",
+        messages: [...messages],
+        steps: [],
+        snapshot: undefined,
+        response,
+        ...paused,
+      };
+    }
     const blocks = answers.map((answer) => answer.block);
     const messages = tools.appendTurn(state.messages, state.response, blocks);
     const step = stepOf(state.turn, state.response, answers);

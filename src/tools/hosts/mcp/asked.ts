@@ -10,6 +10,7 @@
 
 import {
   createRequestStateCodec,
+  type ElicitRequestFormParams,
   INVALID_PARAMS,
   type InputRequiredResult,
   inputRequired,
@@ -20,7 +21,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { NOT_ASKED } from "../../approval/approval.js";
-import { answerAsked } from "../../approval/asked.js";
+import { answerAsked, type PersonsAnswer } from "../../approval/asked.js";
 import { ApprovalError, approveCall, denyCall } from "../../approval/decisions.js";
 import { type PausedTurn, pauseToolCalls, resumeToolCalls } from "../../approval/pause.js";
 import type { DialectToolBridge, InvokeOptions, ToolCallAnswer } from "../../bridge/types.js";
@@ -28,7 +29,7 @@ import type { PendingCall } from "../../core/approval.js";
 import { aCount, checkOptional, type Expect } from "../../core/checks.js";
 import { isRecord } from "../../core/json.js";
 import type { CallLedger } from "../../core/ledger.js";
-import type { RuntimeEvent } from "../../core/types.js";
+import type { Answer, RuntimeEvent } from "../../core/types.js";
 import type { McpCall, McpToolList, McpToolResult } from "../../dialects/mcp/dialect.js";
 import { contentKey } from "../../validation/cache.js";
 
@@ -134,9 +135,60 @@ export async function askPerson<S, E extends RuntimeEvent>(
     paused: pauseToolCalls([answer]),
   };
   return inputRequired({
-    inputRequests: { [APPROVAL_KEY]: inputRequired.elicit(confirmation(pending)) },
+    inputRequests: inputRequestsOf(pending),
     requestState: await asked.codec.mint(state, ctx),
   });
+}
+
+/** What the person is asked about `pending`, by key: the policy's questions, or the confirmation. */
+function formsOf(pending: PendingCall): Record<string, ElicitRequestFormParams> {
+  const { questions } = pending;
+  if (questions === undefined) return { [APPROVAL_KEY]: confirmation(pending) };
+  return Object.fromEntries(
+    Object.entries(questions).map(([key, { message, schema }]) => [
+      key,
+      // Checked as an object of properties when the policy asked it; its properties are the
+      // policy's, which MCP restricts to flat fields (docs/approval.md says so).
+      { message, requestedSchema: schema as ElicitRequestFormParams["requestedSchema"] },
+    ]),
+  );
+}
+
+/** The `inputRequests` of an `input_required` result asking about `pending`. */
+function inputRequestsOf(pending: PendingCall) {
+  const forms = Object.entries(formsOf(pending));
+  return Object.fromEntries(forms.map(([key, form]) => [key, inputRequired.elicit(form)]));
+}
+
+/**
+ * What the person said, read from their response to each form: every form accepted (with the
+ * answers to the policy's questions), one declined or dismissed (why not), or some not answered.
+ */
+function personSaid(
+  pending: PendingCall,
+  response: (key: string) => { readonly action?: string; readonly content?: unknown } | undefined,
+): PersonsAnswer | "unanswered" {
+  const answers: Record<string, Answer> = {};
+  for (const key of Object.keys(formsOf(pending))) {
+    const said = response(key);
+    if (said?.action === undefined) return "unanswered";
+    if (said.action !== "accept") return { deny: WHY_NOT[said.action] ?? NOT_ASKED };
+    answers[key] = answerOf(said.content);
+  }
+  return pending.questions ? { answers } : "allow";
+}
+
+/** A form's content as an answer: the values MCP's forms give (others are left out). */
+function answerOf(content: unknown): Answer {
+  if (!isRecord(content)) return {};
+  const fields = Object.entries(content).filter(([, value]) => isFieldValue(value));
+  return Object.fromEntries(fields) as Answer;
+}
+
+function isFieldValue(value: unknown): boolean {
+  const type = typeof value;
+  if (type === "string" || type === "number" || type === "boolean") return true;
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 /**
@@ -153,17 +205,31 @@ export async function askOnConnection<S, E extends RuntimeEvent>(
   canElicit: boolean,
   options: InvokeOptions,
 ): Promise<ToolCallAnswer<S, E, McpToolResult>> {
-  let action: string | undefined;
-  if (canElicit) {
-    try {
-      const form = confirmation(pending);
-      action = (await ctx.mcpReq.elicitInput(form, { signal: ctx.mcpReq.signal })).action;
-    } catch {
-      action = undefined; // the client failed, went away or cancelled: nobody approved
-    }
+  let held: PendingCall | undefined = pending;
+  let answered = answer;
+  // Round after round while the policy, reading the answers, asks more.
+  while (held !== undefined) {
+    const said = canElicit ? await askEach(held, ctx) : "unanswered";
+    const settled = said === "unanswered" ? { deny: NOT_ASKED } : said;
+    answered = await answerAsked(bridge, answered, held, settled, options);
+    held = answered.pending;
   }
-  const said = action === "accept" ? "allow" : { deny: WHY_NOT[action ?? ""] ?? NOT_ASKED };
-  return answerAsked(bridge, answer, pending, said, options);
+  return answered;
+}
+
+/** Each form of `pending` asked on the call's own request, one after the other. */
+async function askEach(pending: PendingCall, ctx: ServerContext) {
+  const responses = new Map<string, { action: string; content?: unknown }>();
+  try {
+    for (const [key, form] of Object.entries(formsOf(pending))) {
+      const response = await ctx.mcpReq.elicitInput(form, { signal: ctx.mcpReq.signal });
+      responses.set(key, response);
+      if (response.action !== "accept") break;
+    }
+  } catch {
+    // The client failed, went away or cancelled: nobody answered the rest.
+  }
+  return personSaid(pending, (key) => responses.get(key));
 }
 
 /**
@@ -195,19 +261,21 @@ export async function settleAsked<S, E extends RuntimeEvent>(
   }
   const [pending] = state.paused.pending;
   if (pending === undefined) throw refused("it holds no call waiting for a person");
-  const said = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_KEY);
-  // A retry without the answer (or with another kind of response) is asked again, as the spec
+  const said = personSaid(pending, (key) => {
+    const response = inputResponse(ctx.mcpReq.inputResponses, key);
+    return response.kind === "elicit" ? response : undefined;
+  });
+  // A retry without every answer (or with another kind of response) is asked again, as the spec
   // recommends, under the same state.
-  if (said.kind !== "elicit") {
-    return inputRequired({
-      inputRequests: { [APPROVAL_KEY]: inputRequired.elicit(confirmation(pending)) },
-      requestState: raw,
-    });
+  if (said === "unanswered") {
+    return inputRequired({ inputRequests: inputRequestsOf(pending), requestState: raw });
   }
   const decision =
-    said.action === "accept"
+    said === "allow"
       ? approveCall(pending)
-      : denyCall(pending, WHY_NOT[said.action] ?? NOT_ASKED);
+      : "answers" in said
+        ? approveCall(pending, { answers: said.answers })
+        : denyCall(pending, said.deny);
   try {
     const resumeOptions = { ...options, ...(asked.ledger ? { ledger: asked.ledger } : {}) };
     const [answer] = await resumeToolCalls(bridge, state.paused, [decision], resumeOptions);

@@ -42,21 +42,22 @@ async function answerCall<S, E extends RuntimeEvent>(
   const invokeOptions: InvokeOptions = { signal: ctx.mcpReq.signal, ...listenersFor(ctx) };
   const request = { name: params.name, arguments: params.arguments };
   const state = ctx.mcpReq.requestState();
-  let answer: ToolCallAnswer<S, E, McpToolResult> | InputRequiredResult;
+  let answer: ToolCallAnswer<S, E, McpToolResult> | InputRequiredResult | undefined;
   if (typeof state === "string") {
     answer = await settleAsked(bridge, asked, state, request, ctx, invokeOptions);
   } else {
-    const [first] = await bridge.answerToolCalls(request, invokeOptions);
-    if (first === undefined) return NO_ANSWER;
-    const { pending } = first;
-    if (pending === undefined) answer = first;
-    // A 2026-07-28 client is answered `input_required`; a 2025-11-25 one is asked on its
-    // connection, as that revision does.
-    else if (isModern(ctx)) {
-      answer = await askPerson(bridge, asked, first, pending, request, ctx, canElicit(server));
-    } else {
-      answer = await askOnConnection(bridge, first, pending, ctx, canElicit(server), invokeOptions);
-    }
+    [answer] = await bridge.answerToolCalls(request, invokeOptions);
+    if (answer === undefined) return NO_ANSWER;
+  }
+  if (isInputRequired(answer)) return answer;
+  const { pending } = answer;
+  // Held by the policy — at first, or again after reading the person's answers: a 2026-07-28
+  // client is answered `input_required`; a 2025-11-25 one is asked on its connection, as that
+  // revision does.
+  if (pending !== undefined) {
+    answer = isModern(ctx)
+      ? await askPerson(bridge, asked, answer, pending, request, ctx, canElicit(server))
+      : await askOnConnection(bridge, answer, pending, ctx, canElicit(server), invokeOptions);
   }
   return isInputRequired(answer) ? answer : checkedAgainstOutput(answer, host.output);
 }
