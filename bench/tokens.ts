@@ -3,7 +3,8 @@
  * request as its SDK sends them (token-sides.ts), counted with two real tokenizers — js-tiktoken's
  * o200k_base (OpenAI's GPT-4o/4.1/5 encoding) and @anthropic-ai/tokenizer (Claude's) — with the
  * prefix each request shares byte for byte with the previous one: what a provider's prompt
- * cache can reuse, since tools come first in a prompt. Ends with the `TOKENS:` line.
+ * cache can reuse, since tools come first in a prompt — and, with tools on demand
+ * (token-on-demand.ts), what the model reads of them. Ends with the `TOKENS:` line.
  */
 
 import { readFileSync } from "node:fs";
@@ -20,6 +21,7 @@ import {
   tokenCounter,
   turnTokens,
 } from "./token-count.js";
+import { onDemandConversation } from "./token-on-demand.js";
 import {
   aiSdkConversation,
   type BridgeSide,
@@ -102,6 +104,7 @@ export async function tokenRows(quick: boolean): Promise<TokenSection> {
 
   const sizes = quick ? [10, CONVERSATION_SIZE] : [10, 100, 1000, 10_000];
   const measured: Measured[] = [];
+  const onDemand: { size: number; all: Measured; anthropic: Measured; openai: Measured }[] = [];
   try {
     for (const size of sizes) {
       for (const side of ["available", "declared", "allowed"] as const satisfies BridgeSide[]) {
@@ -118,6 +121,14 @@ export async function tokenRows(quick: boolean): Promise<TokenSection> {
       await single("LangChain bindTools (one request)", langchainRequest(size));
       await single("MCP SDK, hand-written tools/list (one)", mcpSdkRequest(size));
       await single("bridge mcp dialect tools/list (one)", bridgeMcpRequest(size));
+      const claude = await onDemandConversation(size, "anthropic");
+      const gpt = await onDemandConversation(size, "openai");
+      onDemand.push({
+        size,
+        all: measure("every tool", size, claude.all),
+        anthropic: measure("toolsOnDemand(anthropic)", size, claude.read),
+        openai: measure("toolsOnDemand(openaiResponses)", size, gpt.read),
+      });
     }
   } finally {
     claudeTokenizer.free();
@@ -199,13 +210,40 @@ export async function tokenRows(quick: boolean): Promise<TokenSection> {
     ),
   ];
 
+  const total = (side: Measured, pick: "openai" | "claude") =>
+    sum(side[pick], (turn) => turn.tools);
+  const share = (side: Measured, all: Measured, pick: "openai" | "claude") =>
+    total(side, pick) / total(all, pick);
+  table.push(
+    "",
+    `T  Tools on demand: the tool-definition tokens the model reads over the ${TURNS} requests ` +
+      "(o200k_base / Claude), beside sending every tool whole; the model searches once and " +
+      "the search loads 5 commands. Anthropic keeps a deferred tool out of the context until " +
+      "a search loads it; OpenAI shows every deferred function's name and description.",
+    ...tabulate(
+      ["commands", "every tool", "toolsOnDemand(anthropic)", "share", "(openaiResponses)", "share"],
+      onDemand.map(({ size, all, anthropic, openai }) => [
+        int(size),
+        both(total(all, "openai"), total(all, "claude")),
+        both(total(anthropic, "openai"), total(anthropic, "claude")),
+        `${percent(share(anthropic, all, "openai"))}% / ${percent(share(anthropic, all, "claude"))}%`,
+        both(total(openai, "openai"), total(openai, "claude")),
+        `${percent(share(openai, all, "openai"))}% / ${percent(share(openai, all, "claude"))}%`,
+      ]),
+    ),
+  );
+
   // `<p>`: the tool definitions under the cache-stable option, allowedTools(openai); its
-  // per-request part is printed beside it. Tools on demand do not exist yet: `<q>` is 100.
+  // per-request part is printed beside it. `<q>`: what the model reads under
+  // toolsOnDemand(anthropic), of every tool, at 1 000 commands (the largest size a quick run has).
   const stableShare = cacheableToolShare(allowed.openai);
   const availableShare = cacheableToolShare(available.openai);
+  const demanded = onDemand.at(sizes.includes(1000) ? sizes.indexOf(1000) : -1);
+  const demandShare = demanded ? share(demanded.anthropic, demanded.all, "openai") : 1;
   const line =
     `TOKENS: cacheable ${percent(stableShare)}% of tool-definition tokens over ${TURNS} turns ` +
-    `(available ${percent(availableShare)}%); on demand 100% of all tools at 1000 commands`;
+    `(available ${percent(availableShare)}%); on demand ${percent(demandShare)}% of all tools ` +
+    `at ${int(demanded?.size ?? 0)} commands`;
 
   const rows: Row[] = [
     {
@@ -225,6 +263,16 @@ export async function tokenRows(quick: boolean): Promise<TokenSection> {
       verdict: "info",
     },
   ];
+  rows.push({
+    id: "T demand",
+    what: `tool-definition tokens the model reads, toolsOnDemand(anthropic), ${int(demanded?.size ?? 0)} commands, of every tool, o200k`,
+    value: `${percent(demandShare)} %`,
+    range: demanded
+      ? `openaiResponses ${percent(share(demanded.openai, demanded.all, "openai"))} %`
+      : "—",
+    target: "≤ 5 %",
+    verdict: demandShare <= 0.05 ? "pass" : "FAIL",
+  });
   const large = sizes.includes(1000) ? 1000 : CONVERSATION_SIZE;
   const perRequest = find('bridge, offer "declared"', large).openai[0]?.tools ?? 0;
   const aiSdk = find("AI SDK, every tool", large).openai[0]?.tools ?? 0;
