@@ -1,7 +1,8 @@
 /**
  * What the bridge checks of the application's own code: the component and the options at
- * construction (a mistake there is a `TypeError`, never a model's problem), the gating the
- * component declares, and the warnings channel that reports what is odd but not fatal.
+ * construction (a mistake there is a `TypeError`, never a model's problem; the options it runs
+ * with come back with the default validator filled in), the gating the component declares, and
+ * the warnings channel that reports what is odd but not fatal.
  */
 import {
   aCount,
@@ -15,6 +16,7 @@ import {
   oneOf,
 } from "../core/checks.js";
 import { describe } from "../core/errors.js";
+import type { CheckedOptions, CoreOptions } from "../core/manifest.js";
 import type { ToolTracer } from "../core/tracing.js";
 import type {
   AgentComponent,
@@ -25,6 +27,7 @@ import type {
   WarningSink,
 } from "../core/types.js";
 import { describeValue } from "../wire/describe-value.js";
+import { withDefaults } from "./default-options.js";
 import { isLayer, type Layer } from "./pipeline.js";
 import { LAYER_OPTIONS } from "./types.js";
 
@@ -56,6 +59,8 @@ export interface CheckedBridgeOptions<Project> {
   project: Project | undefined;
   offer: ToolOffer;
   layers: Layer[];
+  /** The options the core runs with: the input limits and the validator, the default if none. */
+  checked: CheckedOptions;
 }
 
 /** What `igniteTools` takes second: a dialect, or nothing for neutral calls. */
@@ -85,12 +90,14 @@ export function checkDialect(dialect: unknown): void {
 }
 
 /** The options of `igniteTools`, checked: a bad one is a `TypeError` at construction. */
-export function checkOptions<Project>(options: {
-  timeoutMs?: number;
-  project?: Project;
-  onWarning?: WarningSink;
-  offer?: unknown;
-}): CheckedBridgeOptions<Project> {
+export function checkOptions<Project>(
+  options: CoreOptions & {
+    timeoutMs?: number;
+    project?: Project;
+    onWarning?: WarningSink;
+    offer?: unknown;
+  },
+): CheckedBridgeOptions<Project> {
   check(WHO, "options", options satisfies unknown, anObject);
   const { timeoutMs, project, onWarning, offer } = options;
   checkOptional(WHO, "timeoutMs", timeoutMs, aTimeLimit);
@@ -106,6 +113,7 @@ export function checkOptions<Project>(options: {
     project,
     offer: offerOf(offer),
     layers: layersOf(options),
+    checked: withDefaults(options),
   };
 }
 
@@ -219,4 +227,7 @@ export function checkTracer(tracer: unknown, who = WHO): ToolTracer {
   throw badArgument(who, "tracer", tracer, TOOL_TRACER.allowed);
 }
 
-const TOOL_TRACER = hasMethods<ToolTracer>("a ToolTracer (an object with start)", "start");
+const TOOL_TRACER = /* @__PURE__ */ hasMethods<ToolTracer>(
+  "a ToolTracer (an object with start)",
+  "start",
+);

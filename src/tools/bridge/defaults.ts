@@ -1,25 +1,14 @@
 /**
- * The pure core with its one default filled in: the validator, chosen by the runtime through the
- * package import `#default-validator` (ajv on Node, `@cfworker/json-schema` in browsers and
- * workers). These are the `buildManifest` and `resolveCall` the package exports.
+ * The pure core with its one default filled in (default-options.ts): the validator, chosen by the
+ * runtime through the package import `#default-validator` (ajv on Node, `@cfworker/json-schema`
+ * in browsers and workers). These are the `buildManifest` and `resolveCall` the package exports.
  */
-import { defaultValidator } from "#default-validator";
-import type { CheckedOptions, CoreOptions } from "../core/manifest.js";
+import type { CoreOptions } from "../core/manifest.js";
 import * as core from "../core/manifest.js";
 import { resolveToolCall } from "../core/resolve.js";
 import type { Result } from "../core/result.js";
 import type { AgentSchema, NeutralManifest, Route, ToolError } from "../core/types.js";
-
-// No options is the common case of `buildManifest` and `resolveCall`: one object serves it.
-const DEFAULTS: CheckedOptions = Object.freeze({ validator: defaultValidator });
-
-/** `options` with the default validator where none is given. */
-export function withDefaults(options?: CoreOptions): CheckedOptions {
-  if (options === undefined) return DEFAULTS;
-  return options.validator === undefined
-    ? { ...options, validator: defaultValidator }
-    : { ...options, validator: options.validator };
-}
+import { withDefaults } from "./default-options.js";
 
 /**
  * The manifest for `schema` as it stands now, sorted by name. Gated commands are omitted unless

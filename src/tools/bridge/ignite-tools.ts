@@ -20,7 +20,6 @@ import type {
 } from "../core/types.js";
 import { checkCallOptions } from "./call-options.js";
 import { checkComponent, checkDialect, checkOptions, gateOf, onceEach } from "./checks.js";
-import { withDefaults } from "./defaults.js";
 import { executorOf } from "./execute.js";
 import { noParts, projected } from "./observation.js";
 import { type BridgeParts, type Pipeline, type Run, register } from "./pipeline.js";
@@ -103,8 +102,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
   | LoopToolBridge<S, E, ToolDefs, Response, ResultBlock, Message> {
   checkComponent(component);
   checkDialect(dialect);
-  const { timeoutMs, project, offer, layers } = checkOptions(options);
-  const checked = withDefaults(options);
+  const { timeoutMs, project, offer, layers, checked } = checkOptions(options);
   const warn = onceEach(options.onWarning);
   const canExecute = gateOf(component, warn);
   const executor = executorOf(component, timeoutMs, () => pipeline.parts);

@@ -19,7 +19,7 @@ import {
 } from "../core/checks.js";
 
 /** A bridge the loop can drive: made by `igniteTools` with a dialect that appends turns. */
-const LOOP_BRIDGE = hasMethods<object>(
+const LOOP_BRIDGE = /* @__PURE__ */ hasMethods<object>(
   "a bridge made by igniteTools with a loop dialect (one with appendTurn, such as openai or anthropic)",
   "toToolDefs",
   "answerToolCalls",

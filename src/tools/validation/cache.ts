@@ -3,6 +3,7 @@
  * compilation for the life of the validator, however often the component rebuilds its schema.
  */
 import { describe } from "../core/errors.js";
+import { escapePointer } from "../core/json.js";
 import type { Result } from "../core/result.js";
 import type { JsonSchema, ValidationIssue } from "../core/types.js";
 import type { InputCheck, InputValidator } from "./port.js";
@@ -103,11 +104,9 @@ export function contentKey(value: unknown, path = ""): string {
   if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
   const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
   return `{${entries
-    .map(([key, item]) => `${JSON.stringify(key)}:${contentKey(item, `${path}/${pointer(key)}`)}`)
+    .map(
+      ([key, item]) =>
+        `${JSON.stringify(key)}:${contentKey(item, `${path}/${escapePointer(key)}`)}`,
+    )
     .join(",")}}`;
-}
-
-/** `key` as one JSON Pointer segment. */
-function pointer(key: string): string {
-  return key.replaceAll("~", "~0").replaceAll("/", "~1");
 }

@@ -10,7 +10,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { igniteTools } from "#compat";
-import { withDefaults } from "../../bridge/defaults.js";
+import { withDefaults } from "../../bridge/default-options.js";
 import { isRecord } from "../../core/json.js";
 import type { AgentComponent, RuntimeEvent } from "../../core/types.js";
 import { mcp } from "../../dialects/mcp/dialect.js";
