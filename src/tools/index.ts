@@ -123,6 +123,13 @@ export type {
   ToolLoopStop,
   ToolLoopTranscript,
 } from "./loop/types.js";
+export {
+  type FoundCommand,
+  type SearchAnswer,
+  type ToolSearch,
+  type ToolSearchOptions,
+  toolSearch,
+} from "./search/search.js";
 export { type Tracing, tracing } from "./telemetry/tracing.js";
 export {
   type FakeMessage,

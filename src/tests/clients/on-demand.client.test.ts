@@ -13,7 +13,13 @@ import {
   openaiResponses,
   toolsOnDemand as responsesOnDemand,
 } from "../../tools/dialects/openai/dialect.js";
-import { type AgentComponent, buildManifest, igniteTools, runToolLoop } from "../../tools/index.js";
+import {
+  type AgentComponent,
+  buildManifest,
+  igniteTools,
+  runToolLoop,
+  toolSearch,
+} from "../../tools/index.js";
 import { useRecordingServer } from "./recording-server.js";
 
 // Tools loaded on demand through the providers' own tool search, as their SDKs send it to a
@@ -182,6 +188,69 @@ describe("toolsOnDemand(anthropic): Anthropic's tool search tool", () => {
     ]);
   });
 
+  it('with search: "client", loads what the bridge\'s own search found, as tool_reference blocks', async () => {
+    const { component, reserved } = catalogue(40);
+    server.clear();
+    const client = new Anthropic({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
+    const use = (id: string, name: string, input: Record<string, unknown>) => ({
+      type: "tool_use" as const,
+      id,
+      name,
+      input,
+      caller: { type: "direct" as const },
+    });
+    server.reply(
+      message([use("toolu_1", "search_tools", { query: "reserve product 12" })], "tool_use"),
+      message([use("toolu_2", "reserve_12", { quantity: 2 })], "tool_use"),
+      message([{ type: "text", text: "Reserved.", citations: null }], "end_turn"),
+    );
+    const tools = igniteTools(component, toolsOnDemand(anthropic, { search: "client" }), {
+      search: toolSearch({ limit: 3 }),
+    });
+
+    const result = await runToolLoop({
+      tools,
+      messages: [{ role: "user", content: "Reserve two of product 12." }],
+      model: async ({ tools: defs, messages }) =>
+        (await client.messages.create({
+          model: "claude-sonnet-4-6",
+          max_tokens: 256,
+          tools: defs,
+          messages,
+        })) as Message,
+    });
+
+    expect(result.stop).toBe("done");
+    expect(reserved).toEqual(["reserve_12"]);
+    const [first, second] = server.received;
+    const sent = first?.body.tools as Record<string, unknown>[];
+    // No server-side search: the bridge's own, loaded; every command deferred.
+    expect(sent.filter((tool) => tool.defer_loading !== true).map((tool) => tool.name)).toEqual([
+      "search_tools",
+    ]);
+    expect(sent).toHaveLength(40 / 2 + 1);
+    const history = second?.body.messages as AnthropicMessage[];
+    expect(history[2]?.content).toEqual([
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_1",
+        content: [
+          { type: "tool_reference", tool_name: "reserve_12" },
+          expect.objectContaining({ type: "tool_reference" }),
+          expect.objectContaining({ type: "tool_reference" }),
+        ],
+      },
+    ]);
+  });
+
+  it('with search: "client" but no toolSearch(), defers nothing: nothing could load it', () => {
+    const tools = igniteTools(
+      catalogue(40).component,
+      toolsOnDemand(anthropic, { search: "client" }),
+    );
+    expect(tools.toToolDefs().some((tool) => "defer_loading" in tool)).toBe(false);
+  });
+
   it("refuses what it cannot defer, naming the argument", () => {
     expect(() => toolsOnDemand(undefined as never)).toThrow(
       /toolsOnDemand: dialect must be anthropic, not undefined/,
@@ -190,7 +259,7 @@ describe("toolsOnDemand(anthropic): Anthropic's tool search tool", () => {
       /toolsOnDemand: options.threshold must be a whole number from 0 up, not -1/,
     );
     expect(() => toolsOnDemand(anthropic, { search: "vector" as never })).toThrow(
-      /toolsOnDemand: options.search must be "bm25" or "regex", not "vector"/,
+      /toolsOnDemand: options.search must be "bm25", "regex" or "client", not "vector"/,
     );
     expect(() => toolsOnDemand(anthropic, "all" as never)).toThrow(
       /toolsOnDemand: options must be an object, not "all"/,

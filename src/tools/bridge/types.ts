@@ -30,6 +30,7 @@ export const LAYER_OPTIONS = {
   approve: { layer: "approval", madeBy: "approval(policy)" },
   wait: { layer: "wait", madeBy: "waitTool({ maxMs })" },
   content: { layer: "content", madeBy: "contentParts()" },
+  search: { layer: "search", madeBy: "toolSearch()" },
 } as const;
 
 /**
@@ -128,6 +129,14 @@ export interface IgniteToolsOptions<S = unknown, E extends RuntimeEvent = Runtim
    * @default undefined — results are their observation's JSON text
    */
   content?: Layer<"content">;
+  /**
+   * The built-in tool search, made by `toolSearch()`: one more tool (`search_tools`) that answers
+   * the commands matching what the model describes, ranked from the manifest. See
+   * docs/tools-on-demand.md.
+   *
+   * @default undefined — no search tool
+   */
+  search?: Layer<"search">;
 }
 
 /** One answered call: what was asked, what happened, and the block sent back to the provider. */

@@ -156,6 +156,7 @@ const MODULE_OPTIONS: Record<keyof ServeMcpOptions, true> = {
   approve: true,
   wait: true,
   content: true,
+  search: true,
   offer: true,
   timeoutMs: true,
   project: true,

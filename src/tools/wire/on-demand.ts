@@ -15,6 +15,12 @@ import type { NeutralManifest, ToolDefsContext } from "../core/types.js";
  */
 export const ON_DEMAND_THRESHOLD = 30;
 
+/**
+ * The name of the built-in search tool (`toolSearch()`), which `toolsOnDemand(anthropic, {
+ * search: "client" })` keeps loaded and answers with `tool_reference` blocks.
+ */
+export const SEARCH_TOOL = "search_tools";
+
 /** Options of `toolsOnDemand`. */
 export interface OnDemandOptions {
   /**

@@ -49,7 +49,8 @@ export interface AnthropicDocumentBlockParam {
 export type AnthropicToolResultContent =
   | AnthropicTextBlockParam
   | AnthropicImageBlockParam
-  | AnthropicDocumentBlockParam;
+  | AnthropicDocumentBlockParam
+  | AnthropicToolReferenceBlockParam;
 
 /** A search result block. */
 export interface AnthropicSearchResultBlockParam {

@@ -10,9 +10,17 @@
  */
 
 import { badArgument } from "../../core/checks.js";
-import type { NeutralManifest, ToolDefsContext } from "../../core/types.js";
-import { deferred, type OnDemandOptions, thresholdOf } from "../../wire/on-demand.js";
-import type { AnthropicTool } from "./messages.js";
+import { isRecord } from "../../core/json.js";
+import type { Result } from "../../core/result.js";
+import type {
+  NeutralManifest,
+  NeutralToolCall,
+  Observation,
+  ToolDefsContext,
+  ToolError,
+} from "../../core/types.js";
+import { deferred, type OnDemandOptions, SEARCH_TOOL, thresholdOf } from "../../wire/on-demand.js";
+import type { AnthropicTool, AnthropicToolResult } from "./messages.js";
 
 /** Anthropic's server-side tool search tool (the SDK's `ToolSearchToolBm25_20251119` or regex). */
 export type AnthropicToolSearchTool =
@@ -24,24 +32,31 @@ export interface AnthropicDeferredTool extends AnthropicTool {
   defer_loading: true;
 }
 
-/** What `toolsOnDemand(anthropic)` sends as `tools`: the search tool first, then every tool deferred. */
+/**
+ * What `toolsOnDemand(anthropic)` sends as `tools`: the search tool first, then every tool
+ * deferred — or, with `search: "client"`, every tool deferred but the built-in `search_tools`.
+ */
 export type AnthropicOnDemandTools =
   | AnthropicTool[]
-  | [AnthropicToolSearchTool, ...AnthropicDeferredTool[]];
+  | [AnthropicToolSearchTool, ...AnthropicDeferredTool[]]
+  | (AnthropicTool | AnthropicDeferredTool)[];
 
 /** Options of `toolsOnDemand(anthropic)`. */
 export interface AnthropicOnDemandOptions extends OnDemandOptions {
   /**
-   * Which of Anthropic's search tools the model searches with: `"bm25"` (natural-language
-   * queries) or `"regex"` (patterns over names and descriptions).
+   * Which search the model searches with: Anthropic's, `"bm25"` (natural-language queries) or
+   * `"regex"` (patterns over names and descriptions) — or `"client"`, the bridge's own
+   * `search_tools` (`search: toolSearch()`), whose answers are `tool_reference` blocks that load
+   * the commands found.
    * @default "bm25"
    */
-  search?: "bm25" | "regex";
+  search?: "bm25" | "regex" | "client";
 }
 
 /** A dialect whose tools are Anthropic's: `anthropic`, or one made by `anthropic(options)`. */
 interface AnthropicToolsDialect {
   toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): AnthropicTool[];
+  toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): AnthropicToolResult;
 }
 
 /** `dialect`, its tools deferred beside the search tool (`AnthropicOnDemandDialect` for `anthropic`). */
@@ -71,8 +86,9 @@ export function toolsOnDemand<Dialect extends AnthropicToolsDialect>(
 ): OnDemand<Dialect> {
   const threshold = thresholdOf("toolsOnDemand", dialect, "anthropic", options);
   const search = options?.search ?? "bm25";
+  if (search === "client") return clientSearch(dialect, threshold);
   if (search !== "bm25" && search !== "regex") {
-    throw badArgument("toolsOnDemand", "options.search", search, '"bm25" or "regex"');
+    throw badArgument("toolsOnDemand", "options.search", search, '"bm25", "regex" or "client"');
   }
   return {
     ...dialect,
@@ -84,3 +100,49 @@ export function toolsOnDemand<Dialect extends AnthropicToolsDialect>(
     },
   };
 }
+
+/**
+ * `dialect` with its tools deferred but the built-in search, whose answers load what it found:
+ * each command found, by a name Anthropic takes as it is, as a `tool_reference` block — the
+ * custom tool search Anthropic documents. Without the search tool in the list (no `toolSearch()`
+ * layer), nothing is deferred: the model could load nothing.
+ */
+function clientSearch<Dialect extends AnthropicToolsDialect>(
+  dialect: Dialect,
+  threshold: number,
+): OnDemand<Dialect> {
+  return {
+    ...dialect,
+    toToolDefs(manifest, context) {
+      const tools = dialect.toToolDefs(manifest, context);
+      const searching = tools.some((tool) => tool.name === SEARCH_TOOL);
+      if (!searching || !deferred(manifest, context, threshold)) return tools;
+      return tools.map((tool) =>
+        tool.name === SEARCH_TOOL ? tool : { ...tool, defer_loading: true as const },
+      );
+    },
+    toToolResult(call, result) {
+      const block = dialect.toToolResult(call, result);
+      const names = call.name === SEARCH_TOOL && result.ok ? foundNames(result.value) : [];
+      if (names.length === 0) return block;
+      return {
+        ...block,
+        content: names.map((name) => ({ type: "tool_reference" as const, tool_name: name })),
+      };
+    },
+  };
+}
+
+/** The names a search answer found that Anthropic takes as tool names, best first. */
+function foundNames(value: Observation): string[] {
+  const answer = value.snapshot;
+  if (!isRecord(answer) || !Array.isArray(answer.found)) return [];
+  return answer.found.flatMap((found: unknown) =>
+    isRecord(found) && typeof found.name === "string" && TOOL_NAME.test(found.name)
+      ? [found.name]
+      : [],
+  );
+}
+
+/** A tool name as Anthropic's API takes it. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

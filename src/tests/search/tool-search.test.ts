@@ -1,0 +1,80 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import {
+  fakeDialect,
+  igniteTools,
+  type RuntimeEvent,
+  type SearchAnswer,
+  type ToolBridge,
+  type ToolSearch,
+  toolSearch,
+} from "../../tools/index.js";
+import { shop } from "./catalogue.js";
+
+/** What the model reads of a search: the answer's state. */
+const foundBy = async (
+  tools: Pick<ToolBridge<{ ran: string[] }, RuntimeEvent>, "invoke">,
+  query: unknown,
+) => {
+  const outcome = await tools.invoke({ id: "s", name: "search_tools", input: { query } });
+  if (!outcome.ok) throw new Error(outcome.error.message);
+  return (outcome.value.snapshot as unknown as SearchAnswer).found;
+};
+
+describe("toolSearch(): the built-in search tool", () => {
+  it("is declared beside the commands, read-only, taking a query", () => {
+    const tools = igniteTools(shop().component, fakeDialect, { search: toolSearch() });
+    const search = tools.manifest().find((tool) => tool.name === "search_tools");
+    expect(search).toMatchObject({
+      readOnly: true,
+      inputSchema: { required: ["query"] },
+    });
+    expect(tools.toToolDefs().some((tool) => tool.name === "search_tools")).toBe(true);
+  });
+
+  it("answers the best matches with their descriptions, and whether each can be called now", async () => {
+    const { component, ran } = shop();
+    const tools = igniteTools(component, undefined, { search: toolSearch({ limit: 2 }) });
+
+    expect(await foundBy(tools, "refund an order")).toEqual([
+      {
+        name: "refundOrder",
+        description: "Refund an order in full to the original payment method.",
+        available: true,
+      },
+      { name: "refund_item", description: "Refund one item of an order.", available: true },
+    ]);
+    expect((await foundBy(tools, "end the sale"))[0]).toEqual({
+      name: "endSale",
+      description: "End a running sale.",
+      available: false,
+      availableWhen: "a sale is running",
+    });
+    expect(await foundBy(tools, "spaceship")).toEqual([]);
+    expect(ran).toEqual([]);
+  });
+
+  it("is answered as the search, not projected as the component's state", async () => {
+    const tools = igniteTools(shop().component, undefined, {
+      search: toolSearch(),
+      project: ({ snapshot }) => ({ snapshot: { runs: snapshot.ran.length }, events: [] }),
+    });
+    expect((await foundBy(tools, "track shipment"))[0]?.name).toBe("trackShipment");
+  });
+
+  it("refuses a query that is not one, as any tool's input", async () => {
+    const tools = igniteTools(shop().component, undefined, { search: toolSearch() });
+    const outcome = await tools.invoke({ name: "search_tools", input: { query: "" } });
+    expect(outcome).toMatchObject({ ok: false, error: { kind: "InvalidInput" } });
+  });
+
+  it("refuses options it does not take, naming them", () => {
+    expect(() => toolSearch({ limit: 0 })).toThrow(
+      /toolSearch: options.limit must be a whole number from 1 to 50, not 0/,
+    );
+    expect(() => toolSearch("5" as never)).toThrow(/toolSearch: options must be an object/);
+    expect(() => igniteTools(shop().component, undefined, { search: "yes" as never })).toThrow(
+      /search/,
+    );
+    expectTypeOf(toolSearch()).toExtend<ToolSearch>();
+  });
+});

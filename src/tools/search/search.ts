@@ -1,0 +1,174 @@
+/**
+ * The built-in tool search, the layer `toolSearch()`: one more tool, `search_tools`, declared
+ * beside the component's commands and answered by the layer itself from the manifest — every
+ * declared command ranked against the model's query (rank.ts), the best few answered with their
+ * names and descriptions, and whether each is available now (or when it will be). With
+ * `toolsOnDemand(anthropic, { search: "client" })` the answer is Anthropic's `tool_reference`
+ * blocks, which load the deferred commands found; with any other dialect, the model reads the
+ * names it may call.
+ */
+
+import type { BridgeParts, Layer, Run } from "../bridge/pipeline.js";
+import { anObject, checkOptional, wholeNumber } from "../core/checks.js";
+import { isRecord } from "../core/json.js";
+import { commandsOf } from "../core/manifest.js";
+import { ok } from "../core/result.js";
+import type {
+  AgentSchema,
+  CommandSchema,
+  NeutralToolCall,
+  Observation,
+  RuntimeEvent,
+} from "../core/types.js";
+import { SEARCH_TOOL } from "../wire/on-demand.js";
+import { type Ranking, rankingOf, type Searchable } from "./rank.js";
+
+/** Options of `toolSearch`. */
+export interface ToolSearchOptions {
+  /**
+   * How many commands one search answers at most.
+   * @default 5
+   */
+  limit?: number;
+}
+
+/** The search layer for `igniteTools`' `search` option. */
+export interface ToolSearch extends Layer<"search"> {
+  readonly limit: number;
+}
+
+/** One command a search found, as the model reads it. */
+export interface FoundCommand {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** Whether it can be called now; when not, `availableWhen` says when, if it says. */
+  readonly available: boolean;
+  readonly availableWhen?: string;
+}
+
+/** What a search answers: the commands found, best first (none when nothing matched). */
+export interface SearchAnswer {
+  readonly found: readonly FoundCommand[];
+}
+
+/**
+ * The built-in tool search: the bridge declares a `search_tools` tool (`{ query }`), answered
+ * from the manifest with the best-matching commands — ranked with BM25 over their names, titles,
+ * descriptions and `availableWhen` — as `{ found: [{ name, description, available }] }`. Give it
+ * beside `toolsOnDemand(anthropic, { search: "client" })` to load Anthropic's deferred tools
+ * through it. See docs/tools-on-demand.md.
+ *
+ * @example
+ * ```ts
+ * const tools = igniteTools(catalogue, toolsOnDemand(anthropic, { search: "client" }), {
+ *   search: toolSearch(),
+ * });
+ * ```
+ */
+export function toolSearch(options?: ToolSearchOptions): ToolSearch {
+  checkOptional("toolSearch", "options", options, anObject);
+  const limit =
+    checkOptional("toolSearch", "options.limit", options?.limit, wholeNumber(1, 50)) ?? 5;
+  return { layer: "search", limit, install: (parts) => install(parts, limit) };
+}
+
+/** The search tool's declaration. */
+const DECLARED: CommandSchema = /* @__PURE__ */ Object.freeze({
+  title: "Search the tools",
+  description:
+    "Finds the tools that do what you describe, among all this application's tools: answers the best matches' names and descriptions, and whether each can be called now.",
+  readOnly: true,
+  input: {
+    type: "object",
+    properties: {
+      query: {
+        type: "string",
+        minLength: 1,
+        description: "What the tool should do, in a few words (e.g. 'refund an order').",
+      },
+    },
+    required: ["query"],
+    additionalProperties: false,
+  },
+});
+
+/** Joins the search to one bridge: declared, beside the queue, answered, its answer kept whole. */
+function install<S, E extends RuntimeEvent>(parts: BridgeParts<S, E>, limit: number): void {
+  const { pipeline } = parts;
+  const { declare, beside, route, answer } = pipeline;
+  pipeline.declare = (schema) => declared(declare(schema));
+  pipeline.beside = (called) => called === SEARCH_TOOL || beside(called);
+  const rank = rankingCache();
+  pipeline.route = (resolved, call, schema, options, span) => {
+    if (resolved.command !== SEARCH_TOOL) return route(resolved, call, schema, options, span);
+    span?.phase("execute");
+    return searched(parts, rank, resolved.input, limit, call);
+  };
+  // The search's answer is no state of the component: `project` does not apply to it.
+  if (answer) {
+    pipeline.answer = (call, value) =>
+      call.name === SEARCH_TOOL ? ok(value) : answer(call, value);
+  }
+}
+
+/** `schema` with the search tool declared among its commands (a malformed schema as it is). */
+function declared(schema: AgentSchema): AgentSchema {
+  const commands = commandsOf(schema);
+  if (commands === undefined) return schema;
+  return { ...schema, commands: { ...commands, [SEARCH_TOOL]: DECLARED } };
+}
+
+/** The ranking of the declared commands, made again only when the commands object changes. */
+function rankingCache() {
+  let of: object | undefined;
+  let ranking: Ranking = () => [];
+  return (commands: Record<string, unknown>): Ranking => {
+    if (commands !== of) {
+      of = commands;
+      ranking = rankingOf(manifestOf(commands));
+    }
+    return ranking;
+  };
+}
+
+/**
+ * What the search reads of every declared command, gated or not (the search tool left out): its
+ * name and the texts it declares. The bridge checks each command when it is called.
+ */
+function manifestOf(commands: Record<string, unknown>): Searchable[] {
+  return Object.keys(commands).flatMap((name) => {
+    const command = commands[name];
+    if (name === SEARCH_TOOL || !isRecord(command)) return [];
+    const text = (key: string) => {
+      const value = command[key];
+      return typeof value === "string" ? { [key]: value } : {};
+    };
+    return [{ name, ...text("title"), ...text("description"), ...text("availableWhen") }];
+  });
+}
+
+/** One search, answered as a call is: its route, and the commands found. */
+function searched<S, E extends RuntimeEvent>(
+  parts: BridgeParts<S, E>,
+  rank: (commands: Record<string, unknown>) => Ranking,
+  input: unknown,
+  limit: number,
+  call: NeutralToolCall,
+): Run<S, E> {
+  const { query } = input as { query: string };
+  const commands = commandsOf(parts.component.getSchema()) ?? {};
+  const available = new Set(parts.manifest().map((tool) => tool.name));
+  const found = rank(commands)(query, limit).map(
+    ({ name, title, description, availableWhen }): FoundCommand => ({
+      name,
+      ...(title === undefined ? {} : { title }),
+      ...(description === undefined ? {} : { description }),
+      available: available.has(name),
+      ...(available.has(name) || availableWhen === undefined ? {} : { availableWhen }),
+    }),
+  );
+  // The answer stands where a command's state would: what the model reads of the search.
+  const observation = { snapshot: { found }, events: [] } as unknown as Observation<S, E>;
+  return { route: { command: call.name, input }, outcome: ok(observation) };
+}
