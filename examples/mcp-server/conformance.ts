@@ -17,6 +17,7 @@ import type { ApprovalPolicy, Question } from "../../src/tools/core/approval.js"
 import type { ContentPart } from "../../src/tools/core/content.js";
 import type { AgentComponent, AgentSchema } from "../../src/tools/core/types.js";
 import { type McpHttpServer, serveMcpHttp } from "../../src/tools/hosts/mcp/http.js";
+import type { McpResourceEntry } from "../../src/tools/hosts/mcp/types.js";
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
 
@@ -189,6 +190,33 @@ export function conformanceComponent(): AgentComponent<string, never> {
   };
 }
 
+/** The resources the suite reads: a text, an image, and a template of JSON documents. */
+export const CONFORMANCE_RESOURCES: McpResourceEntry[] = [
+  {
+    uri: "test://static-text",
+    name: "static-text",
+    description: "A text that never changes.",
+    mimeType: "text/plain",
+    read: () => ({ text: "This is the content of the static text resource." }),
+  },
+  {
+    uri: "test://static-binary",
+    name: "static-binary",
+    description: "A 1×1 red PNG.",
+    mimeType: "image/png",
+    read: () => ({ blob: PNG }),
+  },
+  {
+    uriTemplate: "test://template/{id}/data",
+    name: "template-data",
+    description: "The data of one id, as JSON.",
+    mimeType: "application/json",
+    read: (_uri, { id }) => ({
+      text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+    }),
+  },
+];
+
 /** Serves a fresh conformance component on 127.0.0.1 (`port` 0 picks a free one) at `/mcp`. */
 export function serveConformance(port = 0): Promise<McpHttpServer> {
   return serveMcpHttp(conformanceComponent(), {
@@ -197,6 +225,7 @@ export function serveConformance(port = 0): Promise<McpHttpServer> {
     offer: "available",
     content: contentParts(),
     approve: approval(policy),
+    resources: CONFORMANCE_RESOURCES,
   });
 }
 

@@ -39,23 +39,23 @@ const REQUIRED = [
   "input-required-result-validate-input",
   "input-required-result-basic-elicitation",
   "input-required-result-multi-round",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
 ];
 
 /**
  * Scenarios passed but for the checks named, each a check of what a tool bridge does not serve
  * (docs/serving.md says so): `test_missing_capability` needs sampling, which the host never asks
- * for; the caching hints of prompts and resources lists, which it does not serve yet.
+ * for; the caching hints of the prompts list, which it does not serve.
  */
 const PARTIAL: Record<string, string[]> = {
   "server-stateless": [
     "sep-2575-server-rejects-undeclared-capability",
     "sep-2575-missing-capability-http-400",
   ],
-  caching: [
-    "sep-2549-prompts-list-caching-hints",
-    "sep-2549-resources-list-caching-hints",
-    "sep-2549-resources-templates-list-caching-hints",
-  ],
+  caching: ["sep-2549-prompts-list-caching-hints"],
 };
 
 /** What the media player example (examples/mcp-server/http.ts), a real component, passes whole. */

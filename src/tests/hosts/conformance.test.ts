@@ -33,6 +33,10 @@ const REQUIRED = [
   "dns-rebinding-protection",
   "server-sse-multiple-streams",
   "server-sse-polling",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
 ];
 
 /**

@@ -157,6 +157,7 @@ const MODULE_OPTIONS: Record<keyof ServeMcpOptions, true> = {
   wait: true,
   content: true,
   search: true,
+  resources: true,
   offer: true,
   timeoutMs: true,
   project: true,

@@ -44,6 +44,7 @@ function bridgeOf<S, E extends RuntimeEvent>(
     approvalTtlSeconds,
     ledger,
     listTtlMs,
+    resources,
     serverInfo,
     bus,
     ...bridgeOptions

@@ -5,7 +5,8 @@
  * 2025-11-25, where a `Server` lives as long as its client's connection. The `mcp` dialect does
  * the translating; this room is the entry: `serveMcp` and `mcpServerFactory`, the capabilities,
  * and a `Server` bound to the rooms that answer it — the tool list and its changes (`lists.ts`),
- * the calls (`calls.ts`) and, through them, the approvals put to a person (`asked.ts`).
+ * the calls (`calls.ts`) and, through them, the approvals put to a person (`asked.ts`), and the
+ * resources the application gives (`resources.ts`).
  */
 import { Server } from "@modelcontextprotocol/server";
 import { check, hasMethods } from "../../core/checks.js";
@@ -13,6 +14,7 @@ import type { AgentComponent, RuntimeEvent } from "../../core/types.js";
 import { answerCalls } from "./calls.js";
 import { type Host, hostOf } from "./host.js";
 import { listTools, watch } from "./lists.js";
+import { type Resources, resourcesOf, serveResources } from "./resources.js";
 import type {
   IgniteMcpServerFactory,
   McpServerContext,
@@ -22,12 +24,23 @@ import type {
 
 export type {
   IgniteMcpServerFactory,
+  McpResource,
+  McpResourceContents,
+  McpResourceEntry,
+  McpResourceTemplate,
   McpServerContext,
   McpServerFactoryOptions,
   ServeMcpOptions,
 } from "./types.js";
 
-const CAPABILITIES = { capabilities: { tools: { listChanged: true }, logging: {} } } as const;
+/** What the server can do: tools and logging always, resources when it was given some. */
+function capabilitiesOf(resources: Resources | undefined) {
+  return {
+    tools: { listChanged: true },
+    logging: {},
+    ...(resources === undefined ? {} : { resources: {} }),
+  };
+}
 
 /**
  * Makes SDK `Server`s serving `component`, for `createMcpHandler` (a fresh `Server` per
@@ -52,14 +65,16 @@ export function mcpServerFactory<S, E extends RuntimeEvent>(
   options: McpServerFactoryOptions<S, E> = {},
 ): IgniteMcpServerFactory {
   const host = hostOf("mcpServerFactory", component, options);
+  const resources = resourcesOf("mcpServerFactory", options.resources);
   const { serverInfo = { name: "ignite-element", version: "1.0.0" }, bus } = options;
   const stop = bus && watch(host, () => bus.publish({ kind: "tools_list_changed" }));
+  const capabilities = capabilitiesOf(resources);
   const factory = (context?: McpServerContext) => {
-    const server = new Server(serverInfo, CAPABILITIES);
+    const server = new Server(serverInfo, { capabilities });
     // A server for one HTTP request is gone with its answer; one for a connection (stdio, a
     // 2025-11-25 session) watches the component and tells its client of changes.
     const lasting = context?.requestInfo === undefined;
-    const detach = bind(host, server, lasting);
+    const detach = bind(host, server, lasting, resources);
     // A server that outlives its request stops watching the component when its connection ends
     // (whoever sets `onclose` later calls this one first).
     if (lasting) server.onclose = detach;
@@ -108,33 +123,38 @@ export function serveMcp<S, E extends RuntimeEvent>(
   options: ServeMcpOptions<S, E> = {},
 ): () => void {
   check("serveMcp", "server", server satisfies unknown, SERVER);
+  const resources = resourcesOf("serveMcp", options.resources);
   try {
-    server.registerCapabilities(CAPABILITIES.capabilities);
+    server.registerCapabilities(capabilitiesOf(resources));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new TypeError(
       `serveMcp must be called before server.connect(): MCP fixes a server's capabilities when the client connects (${reason})`,
     );
   }
-  return bind(hostOf("serveMcp", component, options), server, true);
+  return bind(hostOf("serveMcp", component, options), server, true, resources);
 }
 
 /**
- * Sets `server`'s `tools/list` and `tools/call` handlers. A server that lives as long as its
- * connection (`lasting`) also announces each change of the tool list on it.
+ * Sets `server`'s `tools/list` and `tools/call` handlers, and its resource handlers when it has
+ * `resources`. A server that lives as long as its connection (`lasting`) also announces each
+ * change of the tool list on it.
  */
 function bind<S, E extends RuntimeEvent>(
   host: Host<S, E>,
   server: Server,
   lasting: boolean,
+  resources: Resources | undefined,
 ): () => void {
   const [answered, stop] = listTools(host, server, lasting);
   answerCalls(host, server, answered);
+  const unserve = resources && serveResources(server, resources);
   let detached = false;
   return () => {
     if (detached) return;
     detached = true;
     stop();
+    unserve?.();
     server.removeRequestHandler("tools/list");
     server.removeRequestHandler("tools/call");
   };

@@ -54,7 +54,56 @@ export interface ServeMcpOptions<S = unknown, E extends RuntimeEvent = RuntimeEv
    * @default 60_000
    */
   listTtlMs?: number;
+  /**
+   * What the server offers as resources beside the tools: each a fixed resource (`uri`) or a
+   * template of them (`uriTemplate`, RFC 6570, e.g. `"orders://{id}/receipt"`), with what
+   * `resources/list` and `resources/templates/list` show of it and the `read` that answers
+   * `resources/read`. An unknown URI is answered the protocol's resource-not-found error.
+   *
+   * @default undefined — no resources capability
+   */
+  resources?: readonly McpResourceEntry[];
 }
+
+/** A text, or bytes as base64 (`blob`): what a resource holds when it is read. */
+export type McpResourceContents =
+  | { readonly text: string; readonly mimeType?: string }
+  | { readonly blob: string; readonly mimeType?: string };
+
+/** What `resources/list` (or `resources/templates/list`) shows of a resource. */
+interface McpResourceInfo {
+  /** Its name, a short identifier. */
+  readonly name: string;
+  /** What a person reads as its name. */
+  readonly title?: string;
+  readonly description?: string;
+  /** Of its contents, unless `read` says otherwise. */
+  readonly mimeType?: string;
+}
+
+/** One fixed resource the server offers. */
+export interface McpResource extends McpResourceInfo {
+  readonly uri: string;
+  /** Its contents now. A throw or rejection is answered as the read's error. */
+  read(): McpResourceContents | PromiseLike<McpResourceContents>;
+}
+
+/** A template of resources: every URI it matches, its variables read out of it. */
+export interface McpResourceTemplate extends McpResourceInfo {
+  /** An RFC 6570 URI template, e.g. `"orders://{id}/receipt"`. */
+  readonly uriTemplate: string;
+  /**
+   * The contents of the resource at `uri`, its template's variables given (`{ id: "42" }`);
+   * `undefined` when there is none, answered resource-not-found.
+   */
+  read(
+    uri: string,
+    variables: Readonly<Record<string, string | string[]>>,
+  ): McpResourceContents | undefined | PromiseLike<McpResourceContents | undefined>;
+}
+
+/** A resource, or a template of them, as `resources` takes them. */
+export type McpResourceEntry = McpResource | McpResourceTemplate;
 
 /** Options of `mcpServerFactory`: `serveMcp`'s, and what each `Server` it makes is given. */
 export interface McpServerFactoryOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>

@@ -1,0 +1,142 @@
+/**
+ * Resources beside the tools: `resources/list`, `resources/templates/list` and `resources/read`,
+ * answered from what the application gives as `resources` — fixed resources and URI templates
+ * (matched with the SDK's `UriTemplate`) — with the 2026-07-28 cache hints of a list that
+ * changes only with the server's code, and an unknown URI answered with the SDK's
+ * `ResourceNotFoundError`, as SEP-2164 has it.
+ */
+import {
+  ResourceNotFoundError,
+  type Server,
+  type ServerContext,
+  UriTemplate,
+} from "@modelcontextprotocol/server";
+import { aFunction, aName, check, checkOptional, type Expect } from "../../core/checks.js";
+import { isRecord } from "../../core/json.js";
+import { isModern } from "./host.js";
+import type {
+  McpResource,
+  McpResourceContents,
+  McpResourceEntry,
+  McpResourceTemplate,
+} from "./types.js";
+
+/** The resources of one host, checked, with each template's matcher made once. */
+export interface Resources {
+  readonly fixed: readonly McpResource[];
+  readonly templates: readonly {
+    readonly entry: McpResourceTemplate;
+    readonly match: UriTemplate;
+  }[];
+}
+
+/**
+ * `entries` checked: each a fixed resource (`uri`) or a template (`uriTemplate`), with a `name`
+ * and a `read` function. `undefined` without any.
+ *
+ * @throws TypeError naming `who` and the entry for one that is neither.
+ */
+export function resourcesOf(who: string, entries: unknown): Resources | undefined {
+  if (entries === undefined) return undefined;
+  const list = check(who, "resources", entries, A_LIST);
+  const fixed: McpResource[] = [];
+  const templates: Resources["templates"][number][] = [];
+  list.forEach((given, index) => {
+    const at = `resources[${index}]`;
+    const entry = check(who, at, given, AN_ENTRY);
+    check(who, `${at}.name`, entry.name, aName);
+    check(who, `${at}.read`, entry.read, aFunction);
+    for (const key of ["title", "description", "mimeType"] as const) {
+      checkOptional(who, `${at}.${key}`, entry[key], aName);
+    }
+    if ("uriTemplate" in entry) {
+      const template = check(who, `${at}.uriTemplate`, entry.uriTemplate, aName);
+      templates.push({ entry, match: new UriTemplate(template) });
+    } else {
+      check(who, `${at}.uri`, entry.uri, aName);
+      fixed.push(entry);
+    }
+  });
+  return { fixed, templates };
+}
+
+const A_LIST: Expect<readonly unknown[]> = {
+  allowed: "a list of resources ({ uri, name, read }) and templates ({ uriTemplate, name, read })",
+  test: (value): value is readonly unknown[] => Array.isArray(value),
+};
+
+const AN_ENTRY: Expect<McpResourceEntry> = {
+  allowed: "a resource { uri, name, read } or a template { uriTemplate, name, read }",
+  test: (value): value is McpResourceEntry =>
+    isRecord(value) && ("uri" in value || "uriTemplate" in value),
+};
+
+/** What a 2026-07-28 client may cache the lists for: they change only with the server's code. */
+const LISTED = { ttlMs: 60_000, cacheScope: "public" } as const;
+
+/** Sets `server`'s resource handlers; returns the function that removes them. */
+export function serveResources(server: Server, resources: Resources): () => void {
+  const hinted = <T extends object>(ctx: ServerContext, result: T) =>
+    isModern(ctx) ? { ...result, ...LISTED } : result;
+  server.setRequestHandler("resources/list", (_request, ctx) =>
+    hinted(ctx, { resources: resources.fixed.map((resource) => shown(resource, "uri")) }),
+  );
+  server.setRequestHandler("resources/templates/list", (_request, ctx) =>
+    hinted(ctx, {
+      resourceTemplates: resources.templates.map(({ entry }) => shown(entry, "uriTemplate")),
+    }),
+  );
+  server.setRequestHandler("resources/read", async ({ params }, ctx) => {
+    const contents = await read(resources, params.uri);
+    if (contents === undefined) throw new ResourceNotFoundError(params.uri);
+    // Read afresh every time: a client may not keep it.
+    const answer = { contents: [contents] };
+    return isModern(ctx) ? { ...answer, ttlMs: 0, cacheScope: "private" as const } : answer;
+  });
+  return () => {
+    for (const method of [
+      "resources/list",
+      "resources/templates/list",
+      "resources/read",
+    ] as const) {
+      server.removeRequestHandler(method);
+    }
+  };
+}
+
+/** What a list shows of an entry: its address (`uri` or `uriTemplate`) and its description. */
+function shown<Key extends "uri" | "uriTemplate">(
+  entry: McpResourceEntry & Record<Key, string>,
+  key: Key,
+) {
+  const { name, title, description, mimeType } = entry;
+  return {
+    [key]: entry[key],
+    name,
+    ...(title === undefined ? {} : { title }),
+    ...(description === undefined ? {} : { description }),
+    ...(mimeType === undefined ? {} : { mimeType }),
+  } as Record<Key, string> & { name: string };
+}
+
+/** The contents at `uri`: a fixed resource's, else the first template's that matches it. */
+async function read(resources: Resources, uri: string) {
+  const fixed = resources.fixed.find((resource) => resource.uri === uri);
+  if (fixed) return contentsOf(uri, fixed, await fixed.read());
+  for (const { entry, match } of resources.templates) {
+    const variables = match.match(uri);
+    if (variables === null) continue;
+    const contents = await entry.read(uri, variables);
+    if (contents !== undefined) return contentsOf(uri, entry, contents);
+  }
+  return undefined;
+}
+
+/** `contents` as `resources/read` answers them: the URI read, the MIME type, the text or bytes. */
+function contentsOf(uri: string, entry: McpResourceEntry, contents: McpResourceContents) {
+  const mimeType = contents.mimeType ?? entry.mimeType;
+  const typed = mimeType === undefined ? {} : { mimeType };
+  return "text" in contents
+    ? { uri, ...typed, text: contents.text }
+    : { uri, ...typed, blob: contents.blob };
+}
