@@ -78,3 +78,38 @@ describe("toolSearch(): the built-in search tool", () => {
     expectTypeOf(toolSearch()).toExtend<ToolSearch>();
   });
 });
+
+describe("toolSearch() behind the MCP host", () => {
+  it("is listed and answered like any tool, with the commands found as structured content", async () => {
+    const { Client } = await import("@modelcontextprotocol/client");
+    const { InMemoryTransport, Server } = await import("@modelcontextprotocol/server");
+    const { serveMcp } = await import("../../tools/hosts/mcp/server.js");
+    const server = new Server({ name: "shop", version: "1.0.0" });
+    serveMcp(server, shop().component, { search: toolSearch({ limit: 1 }) });
+    const client = new Client({ name: "host", version: "1.0.0" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === "search_tools")?.annotations?.readOnlyHint).toBe(
+      true,
+    );
+    const found = await client.callTool({
+      name: "search_tools",
+      arguments: { query: "print a label" },
+    });
+    expect(found.structuredContent).toEqual({
+      snapshot: {
+        found: [
+          {
+            name: "printShippingLabel",
+            description: "Print the shipping label of a parcel.",
+            available: true,
+          },
+        ],
+      },
+      events: [],
+    });
+    await client.close();
+  });
+});
