@@ -1,8 +1,19 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
+  type AnthropicMessage,
+  type AnthropicResponse,
+  anthropic,
+  toolsOnDemand,
+} from "../../tools/dialects/anthropic/dialect.js";
+import {
+  type AnthropicStreamEvent,
+  anthropicStream,
+} from "../../tools/dialects/anthropic/stream.js";
+import {
   fakeDialect,
   igniteTools,
   type RuntimeEvent,
+  runToolLoop,
   type SearchAnswer,
   type ToolBridge,
   type ToolSearch,
@@ -111,5 +122,60 @@ describe("toolSearch() behind the MCP host", () => {
       events: [],
     });
     await client.close();
+  });
+});
+
+describe('toolsOnDemand(anthropic, { search: "client" }) in a streamed runToolLoop', () => {
+  it("loads what the search found with tool_reference blocks, and runs the command found once", async () => {
+    const { component, ran } = shop();
+    const turns: AnthropicResponse[] = [
+      {
+        content: [
+          { type: "tool_use", id: "t1", name: "search_tools", input: { query: "print a label" } },
+        ],
+      },
+      { content: [{ type: "tool_use", id: "t2", name: "printShippingLabel", input: {} }] },
+      { content: [{ type: "text", text: "Printed." }] },
+    ];
+    const events = (turn: AnthropicResponse): AnthropicStreamEvent[] => [
+      { type: "message_start", message: { role: "assistant", content: [] } },
+      ...turn.content.flatMap((block, index): AnthropicStreamEvent[] => [
+        { type: "content_block_start", index, content_block: block },
+        { type: "content_block_stop", index },
+      ]),
+      { type: "message_delta", delta: { stop_reason: turns.length > 0 ? "tool_use" : "end_turn" } },
+      { type: "message_stop" },
+    ];
+    const seen: AnthropicMessage[][] = [];
+    const tools = igniteTools(component, toolsOnDemand(anthropic, { search: "client" }), {
+      search: toolSearch({ limit: 2 }),
+    });
+
+    const result = await runToolLoop({
+      tools,
+      stream: anthropicStream,
+      messages: [{ role: "user", content: "Print the label." }],
+      async *model({ messages }) {
+        seen.push(messages);
+        const turn = turns.shift();
+        if (turn) yield* events(turn);
+      },
+    });
+
+    expect(result.stop).toBe("done");
+    expect(ran).toEqual(["printShippingLabel"]);
+    expect(seen[1]?.[2]).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "t1",
+          content: [
+            { type: "tool_reference", tool_name: "printShippingLabel" },
+            expect.objectContaining({ type: "tool_reference" }),
+          ],
+        },
+      ],
+    });
   });
 });
