@@ -78,15 +78,20 @@ const askFirst: ApprovalPolicy = ({ route }) => {
 
 const shipCall = (input: Parcel) => ({ id: "s1", name: "ship", input });
 
+/** A courier's bridge asking `askFirst`, and its `ship` of a book held for the address. */
+async function shipHeld() {
+  const { component, shipped } = courier();
+  const tools = igniteTools(component, fakeDialect, { approve: approval(askFirst) });
+  const [held] = await tools.answerToolCalls({ toolCalls: [shipCall({ parcel: "book" })] });
+  const paused = pauseToolCalls(held ? [held] : []);
+  const [pending] = paused.pending;
+  if (pending === undefined) throw new Error("nothing held");
+  return { tools, shipped, held, paused, pending };
+}
+
 describe("questions the approval policy asks before a call runs", () => {
   it("hold the call with the questions, and run it once with the person's answers", async () => {
-    const { component, shipped } = courier();
-    const tools = igniteTools(component, fakeDialect, { approve: approval(askFirst) });
-
-    const [held] = await tools.answerToolCalls({ toolCalls: [shipCall({ parcel: "book" })] });
-    const paused = pauseToolCalls(held ? [held] : []);
-    const [pending] = paused.pending;
-    if (pending === undefined) throw new Error("nothing held");
+    const { tools, shipped, held, paused, pending } = await shipHeld();
 
     expect(pending.questions).toEqual({ address: ADDRESS });
     expect(held?.outcome.ok).toBe(false);
@@ -150,12 +155,7 @@ describe("questions the approval policy asks before a call runs", () => {
   });
 
   it("answer a call Denied when the person declines to answer, and nothing runs", async () => {
-    const { component, shipped } = courier();
-    const tools = igniteTools(component, fakeDialect, { approve: approval(askFirst) });
-    const [held] = await tools.answerToolCalls({ toolCalls: [shipCall({ parcel: "book" })] });
-    const paused = pauseToolCalls(held ? [held] : []);
-    const [pending] = paused.pending;
-    if (pending === undefined) throw new Error("nothing held");
+    const { tools, shipped, paused, pending } = await shipHeld();
 
     const [answer] = await resumeToolCalls(tools, paused, [denyCall(pending, "no address given")]);
 
