@@ -182,6 +182,7 @@ function personSaid(
 function answerOf(content: unknown): Answer {
   if (!isRecord(content)) return {};
   const fields = Object.entries(content).filter(([, value]) => isFieldValue(value));
+  // Each value kept is a field's, as `isFieldValue` checked: a filter does not narrow the type.
   return Object.fromEntries(fields) as Answer;
 }
 
