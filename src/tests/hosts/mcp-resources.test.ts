@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as V1Memory } from "@modelcontextprotocol/sdk/inMemory.js";
 import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
-import type { AgentComponent } from "ignite-element/tools";
+import { type AgentComponent, contentParts } from "ignite-element/tools";
 import { type McpResourceEntry, mcpServerFactory, serveMcp } from "ignite-element/tools/mcp-server";
 import { describe, expect, it } from "vitest";
 
@@ -100,6 +100,46 @@ describe("resources: what a server offers beside the tools", () => {
     await Promise.all([server.connect(serverSide as never), client.connect(clientSide)]);
     const read = await client.readResource({ uri: "lamp://manual" });
     expect(read.contents[0]).toMatchObject({ text: "# Lamp\nPress toggle." });
+  });
+
+  it("include what a call returned whole, readable by its URI afterwards, the latest kept", async () => {
+    let receipts = 0;
+    const till: AgentComponent<{ receipts: number }> = {
+      getSchema: () => ({ commands: { sell: { description: "Sell, and print a receipt." } } }),
+      execute: () => {
+        receipts += 1;
+        const uri = `till://receipts/${receipts}`;
+        return {
+          state: { receipts },
+          events: [],
+          content: [
+            { type: "resource", resource: { uri, mimeType: "text/plain", text: `#${receipts}` } },
+          ],
+        };
+      },
+    };
+    const server = new Server({ name: "till", version: "1.0.0" });
+    serveMcp(server, till, { content: contentParts() });
+    const client = new Client({ name: "host", version: "1.0.0" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+
+    expect(client.getServerCapabilities()?.resources).toEqual({});
+    await expect(client.readResource({ uri: "till://receipts/1" })).rejects.toThrow();
+    for (let sale = 0; sale < 257; sale += 1)
+      await client.callTool({ name: "sell", arguments: {} });
+
+    expect((await client.readResource({ uri: "till://receipts/257" })).contents).toEqual([
+      { uri: "till://receipts/257", mimeType: "text/plain", text: "#257" },
+    ]);
+    expect((await client.readResource({ uri: "till://receipts/2" })).contents[0]).toMatchObject({
+      text: "#2",
+    });
+    // 256 are kept: the first is forgotten.
+    await expect(client.readResource({ uri: "till://receipts/1" })).rejects.toThrow(
+      /-32602|not found/i,
+    );
+    expect((await client.listResources()).resources).toEqual([]);
   });
 
   it("are refused, naming the entry and what it lacks, before anything is served", () => {

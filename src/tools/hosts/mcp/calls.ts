@@ -2,15 +2,16 @@
  * `tools/call`: a call answered by the bridge (validated, gated, run once, one at a time), or, when
  * the approval policy asks about it, put to the person the way the request's revision can
  * (`asked.ts`); the retry that brings their answer settles it. Its progress and log lines go to
- * the caller, and its result is checked against the output schema promised (`results.ts`).
+ * the caller, and its result is checked against the output schema promised (`results.ts`); the
+ * resources it carries whole stay readable by URI (`resources.ts`).
  */
 import type { InputRequiredResult, Server, ServerContext } from "@modelcontextprotocol/server";
 import { partsOf } from "../../bridge/pipeline.js";
 import type { InvokeOptions, ToolCallAnswer } from "../../bridge/types.js";
 import type { RuntimeEvent } from "../../core/types.js";
-import type { McpToolResult } from "../../dialects/mcp/dialect.js";
+import type { McpEmbeddedResource, McpToolResult } from "../../dialects/mcp/dialect.js";
 import { askOnConnection, askPerson, isInputRequired, settleAsked } from "./asked.js";
-import { type Host, isModern } from "./host.js";
+import { type Host, isModern, RETURNED_KEPT } from "./host.js";
 import type { Answered } from "./lists.js";
 import { checkedAgainstOutput, listenersFor, NO_ANSWER } from "./results.js";
 
@@ -59,7 +60,29 @@ async function answerCall<S, E extends RuntimeEvent>(
       ? await askPerson(bridge, asked, answer, pending, request, ctx, canElicit(server))
       : await askOnConnection(bridge, answer, pending, ctx, canElicit(server), invokeOptions);
   }
-  return isInputRequired(answer) ? answer : checkedAgainstOutput(answer, host.output);
+  if (isInputRequired(answer)) return answer;
+  const result = checkedAgainstOutput(answer, host.output);
+  if (host.returned) keepReturned(host.returned, result);
+  return result;
+}
+
+/**
+ * The resources `result` carries whole, kept readable by URI (`resources/read`): the latest
+ * `RETURNED_KEPT`, a URI returned again moving to the newest.
+ */
+function keepReturned(
+  returned: Map<string, McpEmbeddedResource["resource"]>,
+  result: McpToolResult,
+): void {
+  for (const block of result.content) {
+    if (block.type !== "resource") continue;
+    returned.delete(block.resource.uri);
+    returned.set(block.resource.uri, block.resource);
+    for (const oldest of returned.keys()) {
+      if (returned.size <= RETURNED_KEPT) break;
+      returned.delete(oldest);
+    }
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * What every `Server` of one component shares, made once per `serveMcp` or `mcpServerFactory`:
  * the one bridge (one queue, one component) and its dialect, how approvals are asked, how results
- * are checked, the list's cache hints and the watchers' looks; and which revision a request
- * speaks, which the rooms that answer it read.
+ * are checked, the list's cache hints, the watchers' looks and the resources the calls returned;
+ * and which revision a request speaks, which the rooms that answer it read.
  */
 import {
   type CacheScope,
@@ -13,7 +13,7 @@ import { igniteTools } from "#compat";
 import { withDefaults } from "../../bridge/default-options.js";
 import { isRecord } from "../../core/json.js";
 import type { AgentComponent, RuntimeEvent } from "../../core/types.js";
-import { mcp } from "../../dialects/mcp/dialect.js";
+import { type McpEmbeddedResource, mcp } from "../../dialects/mcp/dialect.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../../wire/result-text.js";
 import { type Asking, asking } from "./asked.js";
 import type { OutputCheck } from "./results.js";
@@ -29,7 +29,16 @@ export interface Host<S, E extends RuntimeEvent> {
   readonly cache: { readonly ttlMs: number; readonly cacheScope: CacheScope };
   /** Looks at the tool list again: each watcher's, called after every call is answered. */
   readonly looks: Set<() => void>;
+  /**
+   * The resources the calls answered with (embedded `resource` blocks), by URI, the latest
+   * `RETURNED_KEPT` of them: what `resources/read` gives back when the application's own
+   * resources have nothing at that URI. Present when the bridge carries content parts.
+   */
+  readonly returned: Map<string, McpEmbeddedResource["resource"]> | undefined;
 }
+
+/** How many resources returned by calls a host keeps readable (the oldest forgotten first). */
+export const RETURNED_KEPT = 256;
 
 /** The one bridge of `component` and its `mcp` dialect, each given only its own options. */
 function bridgeOf<S, E extends RuntimeEvent>(
@@ -84,6 +93,7 @@ export function hostOf<S, E extends RuntimeEvent>(
       ? { ttlMs: options.listTtlMs ?? 60_000, cacheScope: "public" }
       : { ttlMs: 0, cacheScope: "private" },
     looks: new Set(),
+    returned: options.content === undefined ? undefined : new Map(),
   };
 }
 

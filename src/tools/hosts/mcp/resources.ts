@@ -2,8 +2,9 @@
  * Resources beside the tools: `resources/list`, `resources/templates/list` and `resources/read`,
  * answered from what the application gives as `resources` — fixed resources and URI templates
  * (matched with the SDK's `UriTemplate`) — with the 2026-07-28 cache hints of a list that
- * changes only with the server's code, and an unknown URI answered with the SDK's
- * `ResourceNotFoundError`, as SEP-2164 has it.
+ * changes only with the server's code; `resources/read` also gives back what the calls returned
+ * whole (calls.ts keeps it), and answers an unknown URI with the SDK's `ResourceNotFoundError`,
+ * as SEP-2164 has it.
  */
 import {
   ResourceNotFoundError,
@@ -74,8 +75,18 @@ const AN_ENTRY: Expect<McpResourceEntry> = {
 /** What a 2026-07-28 client may cache the lists for: they change only with the server's code. */
 const LISTED = { ttlMs: 60_000, cacheScope: "public" } as const;
 
-/** Sets `server`'s resource handlers; returns the function that removes them. */
-export function serveResources(server: Server, resources: Resources): () => void {
+/** No resources of the application's: a server that serves only what its calls returned. */
+export const NO_RESOURCES: Resources = { fixed: [], templates: [] };
+
+/**
+ * Sets `server`'s resource handlers — the application's `resources`, then what the calls
+ * `returned` — and returns the function that removes them.
+ */
+export function serveResources(
+  server: Server,
+  resources: Resources,
+  returned: ReadonlyMap<string, McpResourceContents & { readonly uri: string }> | undefined,
+): () => void {
   const hinted = <T extends object>(ctx: ServerContext, result: T) =>
     isModern(ctx) ? { ...result, ...LISTED } : result;
   server.setRequestHandler("resources/list", (_request, ctx) =>
@@ -87,7 +98,7 @@ export function serveResources(server: Server, resources: Resources): () => void
     }),
   );
   server.setRequestHandler("resources/read", async ({ params }, ctx) => {
-    const contents = await read(resources, params.uri);
+    const contents = (await read(resources, params.uri)) ?? returned?.get(params.uri);
     if (contents === undefined) throw new ResourceNotFoundError(params.uri);
     // Read afresh every time: a client may not keep it.
     const answer = { contents: [contents] };

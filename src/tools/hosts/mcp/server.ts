@@ -14,7 +14,7 @@ import type { AgentComponent, RuntimeEvent } from "../../core/types.js";
 import { answerCalls } from "./calls.js";
 import { type Host, hostOf } from "./host.js";
 import { listTools, watch } from "./lists.js";
-import { type Resources, resourcesOf, serveResources } from "./resources.js";
+import { NO_RESOURCES, type Resources, resourcesOf, serveResources } from "./resources.js";
 import type {
   IgniteMcpServerFactory,
   McpServerContext,
@@ -33,13 +33,16 @@ export type {
   ServeMcpOptions,
 } from "./types.js";
 
-/** What the server can do: tools and logging always, resources when it was given some. */
-function capabilitiesOf(resources: Resources | undefined) {
-  return {
-    tools: { listChanged: true },
-    logging: {},
-    ...(resources === undefined ? {} : { resources: {} }),
-  };
+/**
+ * What the server can do: tools and logging always; resources when it was given some, or when its
+ * calls may return some (content parts).
+ */
+function capabilitiesOf<S, E extends RuntimeEvent>(
+  host: Host<S, E>,
+  resources: Resources | undefined,
+) {
+  const serving = resources !== undefined || host.returned !== undefined;
+  return { tools: { listChanged: true }, logging: {}, ...(serving ? { resources: {} } : {}) };
 }
 
 /**
@@ -68,7 +71,7 @@ export function mcpServerFactory<S, E extends RuntimeEvent>(
   const resources = resourcesOf("mcpServerFactory", options.resources);
   const { serverInfo = { name: "ignite-element", version: "1.0.0" }, bus } = options;
   const stop = bus && watch(host, () => bus.publish({ kind: "tools_list_changed" }));
-  const capabilities = capabilitiesOf(resources);
+  const capabilities = capabilitiesOf(host, resources);
   const factory = (context?: McpServerContext) => {
     const server = new Server(serverInfo, { capabilities });
     // A server for one HTTP request is gone with its answer; one for a connection (stdio, a
@@ -124,15 +127,16 @@ export function serveMcp<S, E extends RuntimeEvent>(
 ): () => void {
   check("serveMcp", "server", server satisfies unknown, SERVER);
   const resources = resourcesOf("serveMcp", options.resources);
+  const host = hostOf("serveMcp", component, options);
   try {
-    server.registerCapabilities(capabilitiesOf(resources));
+    server.registerCapabilities(capabilitiesOf(host, resources));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new TypeError(
       `serveMcp must be called before server.connect(): MCP fixes a server's capabilities when the client connects (${reason})`,
     );
   }
-  return bind(hostOf("serveMcp", component, options), server, true, resources);
+  return bind(host, server, true, resources);
 }
 
 /**
@@ -148,13 +152,14 @@ function bind<S, E extends RuntimeEvent>(
 ): () => void {
   const [answered, stop] = listTools(host, server, lasting);
   answerCalls(host, server, answered);
-  const unserve = resources && serveResources(server, resources);
+  const serving = resources !== undefined || host.returned !== undefined;
+  const unserve = serving && serveResources(server, resources ?? NO_RESOURCES, host.returned);
   let detached = false;
   return () => {
     if (detached) return;
     detached = true;
     stop();
-    unserve?.();
+    if (unserve) unserve();
     server.removeRequestHandler("tools/list");
     server.removeRequestHandler("tools/call");
   };
