@@ -430,6 +430,53 @@ describe("a call the approval policy asks about", () => {
     expect(room.executed).toEqual([]);
   });
 
+  it("puts the policy's questions to the visitor, round after round, and runs the call once with their answers", async () => {
+    const room = thermostat();
+    const context = new FakeModelContext();
+    const asked: string[][] = [];
+    const question = (message: string) => ({
+      message,
+      schema: { type: "object" as const, properties: { word: { type: "string" } } },
+    });
+    provideWebMcp(room.component, {
+      modelContext: context,
+      approve: approval(({ route }) => {
+        if (route.command !== "schedule.clear") return "allow";
+        if (!route.answers?.why) return { ask: { why: question("Why clear it?") } };
+        if (!route.answers.sure) return { ask: { sure: question("Sure?") } };
+        return "allow";
+      }),
+      confirm: (call) => {
+        const keys = Object.keys(call.questions ?? {});
+        asked.push(keys);
+        return { answers: Object.fromEntries(keys.map((key) => [key, { word: "yes" }])) };
+      },
+    });
+
+    const result = await context.callTool("schedule.clear");
+
+    expect(result.isError).toBeUndefined();
+    expect(asked).toEqual([["why"], ["sure"]]);
+    expect(room.executed.map((run) => run.command)).toEqual(["schedule.clear"]);
+  });
+
+  it("answers Denied a call asked questions that confirm only says yes to, running nothing", async () => {
+    const room = thermostat();
+    const context = new FakeModelContext();
+    provideWebMcp(room.component, {
+      modelContext: context,
+      approve: approval(() => ({
+        ask: { why: { message: "Why?", schema: { type: "object", properties: {} } } },
+      })),
+      confirm: () => true,
+    });
+
+    const result = await context.callTool("schedule.clear");
+
+    expect(textOf(result)).toContain("needs a person's approval, which was not given");
+    expect(room.executed).toEqual([]);
+  });
+
   it("answers Denied without confirm: nobody can be asked", async () => {
     const room = thermostat();
     const context = new FakeModelContext();

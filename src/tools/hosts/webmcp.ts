@@ -6,15 +6,17 @@
 
 import { igniteTools } from "#compat";
 import { NOT_ASKED } from "../approval/approval.js";
-import { answerAsked } from "../approval/asked.js";
+import { answerAsked, type PersonsAnswer } from "../approval/asked.js";
 import { isThenable } from "../bridge/soon.js";
 import type { IgniteToolsOptions, ToolCallAnswer } from "../bridge/types.js";
 import type { PendingCall } from "../core/approval.js";
 import type { ContentPart } from "../core/content.js";
 import { describe } from "../core/errors.js";
+import { isRecord } from "../core/json.js";
 import type {
   AbortSignalLike,
   AgentComponent,
+  Answers,
   JsonSchema,
   NeutralManifest,
   NeutralTool,
@@ -124,9 +126,12 @@ export interface ProvideWebMcpOptions<S = unknown, E extends RuntimeEvent = Runt
   onError?: (error: unknown, tool?: string) => void;
   /**
    * Asks the visitor about a call the `approve` policy answers `"ask"`: resolve `true` and it runs
-   * (once, with the input `call` shows), `false` and it is answered `Denied`. It runs inside the
-   * browser's `requestUserInteraction` where there is one, so the agent waits for the visitor. One
-   * that throws or rejects denies, and `onError` hears of it. See docs/serving.md.
+   * (once, with the input `call` shows), `false` and it is answered `Denied`. A call the policy
+   * asked questions about (`call.questions`) is answered with the visitor's answers, `{ answers }`,
+   * one per question; the policy reads them and may ask again (`confirm` is then called again).
+   * It runs inside the browser's `requestUserInteraction` where there is one, so the agent waits
+   * for the visitor. One that throws or rejects denies, and `onError` hears of it. See
+   * docs/serving.md.
    *
    * @example
    * ```ts
@@ -137,8 +142,11 @@ export interface ProvideWebMcpOptions<S = unknown, E extends RuntimeEvent = Runt
    * ```
    * @default undefined — nobody is asked: `"ask"` is answered `Denied`
    */
-  confirm?: (call: PendingCall) => boolean | Promise<boolean>;
+  confirm?: (call: PendingCall) => VisitorSaid | Promise<VisitorSaid>;
 }
+
+/** What the visitor said of a held call: run it, their answers to its questions, or no. */
+export type VisitorSaid = boolean | { readonly answers: Answers };
 
 /**
  * Offers `component`'s commands to the agent in the visitor's browser, through WebMCP.
@@ -247,7 +255,10 @@ export function provideWebMcp<S, E extends RuntimeEvent>(
     return answer?.block ?? notAnswered(name);
   };
 
-  /** A call the policy held, put to the visitor by `confirm`; without one, it stays denied. */
+  /**
+   * A call the policy held, put to the visitor by `confirm` — round after round while the policy,
+   * reading their answers, asks more; without `confirm`, it stays denied.
+   */
   const decide = async (
     answer: ToolCallAnswer<S, E, WebMcpToolResult>,
     pending: PendingCall,
@@ -255,16 +266,22 @@ export function provideWebMcp<S, E extends RuntimeEvent>(
   ) => {
     const { confirm } = options;
     if (confirm === undefined) return answer;
-    let yes: unknown;
-    try {
-      const ask = async () => confirm(pending);
-      const interact = client?.requestUserInteraction;
-      yes = await (typeof interact === "function" ? interact.call(client, ask) : ask());
-    } catch (error) {
-      onError(error, answer.call.toolName ?? answer.call.name);
+    let held: PendingCall | undefined = pending;
+    let answered = answer;
+    while (held !== undefined) {
+      const call = held;
+      let yes: unknown;
+      try {
+        const ask = async () => confirm(call);
+        const interact = client?.requestUserInteraction;
+        yes = await (typeof interact === "function" ? interact.call(client, ask) : ask());
+      } catch (error) {
+        onError(error, answer.call.toolName ?? answer.call.name);
+      }
+      answered = await answerAsked(tools, answered, call, visitorSaid(call, yes));
+      held = answered.pending;
     }
-    const said = yes === true ? "allow" : { deny: yes === false ? DECLINED : NOT_ASKED };
-    return answerAsked(tools, answer, pending, said);
+    return answered;
   };
 
   sync();
@@ -417,4 +434,19 @@ function report(error: unknown, tool?: string): void {
   const reportError: unknown = Reflect.get(globalThis, "reportError");
   if (typeof reportError === "function") reportError(wrapped);
   else void Promise.reject(wrapped);
+}
+
+/**
+ * What `confirm` gave, as the person's answer: `true` runs a call asked no questions, answers
+ * (an object per question) answer one asked some; anything else denies it.
+ */
+function visitorSaid(call: PendingCall, yes: unknown): PersonsAnswer {
+  if (yes === true && call.questions === undefined) return "allow";
+  const answers = isRecord(yes) ? yes.answers : undefined;
+  const asked = call.questions === undefined ? [] : Object.keys(call.questions);
+  if (isRecord(answers) && asked.length > 0 && asked.every((key) => isRecord(answers[key]))) {
+    // Each asked key checked to hold an object of the form's values.
+    return { answers: answers as Answers };
+  }
+  return { deny: yes === false ? DECLINED : NOT_ASKED };
 }
