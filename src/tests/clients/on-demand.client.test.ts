@@ -5,6 +5,9 @@ import type { Response, ResponseCreateParams } from "openai/resources/responses/
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type AnthropicMessage,
+  type AnthropicOnDemandTools,
+  type AnthropicResponse,
+  type AnthropicToolResult,
   anthropic,
   ON_DEMAND_THRESHOLD,
   toolsOnDemand,
@@ -17,6 +20,8 @@ import {
   type AgentComponent,
   buildManifest,
   igniteTools,
+  type LoopToolBridge,
+  type RuntimeEvent,
   runToolLoop,
   toolSearch,
 } from "../../tools/index.js";
@@ -80,6 +85,32 @@ function message(content: Message["content"], stop: Message["stop_reason"]): Mes
     content,
     usage,
   };
+}
+
+/** `runToolLoop` over `tools`, each turn a request the Anthropic SDK's `client` sends. */
+function claudeLoop(
+  tools: LoopToolBridge<
+    { reserved: string[] },
+    RuntimeEvent,
+    AnthropicOnDemandTools,
+    AnthropicResponse,
+    AnthropicToolResult,
+    AnthropicMessage
+  >,
+  client: Anthropic,
+  said: string,
+) {
+  return runToolLoop({
+    tools,
+    messages: [{ role: "user", content: said }],
+    model: async ({ tools: defs, messages }) =>
+      (await client.messages.create({
+        model: "claude-sonnet-4-6",
+        max_tokens: 256,
+        tools: defs,
+        messages,
+      })) as Message,
+  });
 }
 
 describe("toolsOnDemand(anthropic): Anthropic's tool search tool", () => {
@@ -153,17 +184,7 @@ describe("toolsOnDemand(anthropic): Anthropic's tool search tool", () => {
     );
     const tools = igniteTools(component, toolsOnDemand(anthropic));
 
-    const result = await runToolLoop({
-      tools,
-      messages: [{ role: "user", content: "Reserve two of product 12 and one of 13." }],
-      model: async ({ tools: defs, messages }) =>
-        (await client.messages.create({
-          model: "claude-sonnet-4-6",
-          max_tokens: 256,
-          tools: defs,
-          messages,
-        })) as Message,
-    });
+    const result = await claudeLoop(tools, client, "Reserve two of product 12 and one of 13.");
 
     expect(result.stop).toBe("done");
     expect(reserved).toEqual(["reserve_12"]);
@@ -208,17 +229,7 @@ describe("toolsOnDemand(anthropic): Anthropic's tool search tool", () => {
       search: toolSearch({ limit: 3 }),
     });
 
-    const result = await runToolLoop({
-      tools,
-      messages: [{ role: "user", content: "Reserve two of product 12." }],
-      model: async ({ tools: defs, messages }) =>
-        (await client.messages.create({
-          model: "claude-sonnet-4-6",
-          max_tokens: 256,
-          tools: defs,
-          messages,
-        })) as Message,
-    });
+    const result = await claudeLoop(tools, client, "Reserve two of product 12.");
 
     expect(result.stop).toBe("done");
     expect(reserved).toEqual(["reserve_12"]);

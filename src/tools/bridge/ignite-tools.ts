@@ -123,6 +123,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     pipeline,
     warn,
     manifest: () => turns.manifest(),
+    declared: () => turns.declared(),
     dialect,
   };
   for (const layer of layers) layer.install(parts);

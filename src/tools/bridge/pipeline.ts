@@ -101,6 +101,11 @@ export interface BridgeParts<S, E extends RuntimeEvent> {
   /** The commands available now (throws the schema's `TypeError` when it broke). */
   manifest(): NeutralManifest;
   /**
+   * Every declared command, available or not, with what the layers declare: the same value while
+   * the declarations are (throws the schema's `TypeError` when it broke).
+   */
+  declared(): NeutralManifest;
+  /**
    * The bridge's dialect, for a layer that adapts to its provider (what content it carries), if
    * it has one.
    */

@@ -23,6 +23,8 @@ import { gatingWarnings } from "./checks.js";
 export interface TurnCache<ToolDefs, Response> {
   /** Every declared command of `schema` (throws the schema's `TypeError`). */
   declaredIn(schema: AgentSchema): NeutralManifest;
+  /** Every declared command, available or not: the same value while the declarations are. */
+  declared(): NeutralManifest;
   /** The commands available now. */
   manifest(): NeutralManifest;
   /**
@@ -96,6 +98,7 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
   const wire = dialect as ToolDialect<ToolDefs, Response, ResultBlock>;
   return {
     declaredIn,
+    declared,
     manifest: () => cache.available(declared(), canExecute()),
     toToolDefs() {
       const all = declared();

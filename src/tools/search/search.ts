@@ -10,18 +10,18 @@
 
 import type { BridgeParts, Layer, Run } from "../bridge/pipeline.js";
 import { anObject, checkOptional, wholeNumber } from "../core/checks.js";
-import { isRecord } from "../core/json.js";
 import { commandsOf } from "../core/manifest.js";
 import { ok } from "../core/result.js";
 import type {
   AgentSchema,
   CommandSchema,
+  NeutralManifest,
   NeutralToolCall,
   Observation,
   RuntimeEvent,
 } from "../core/types.js";
 import { SEARCH_TOOL } from "../wire/on-demand.js";
-import { type Ranking, rankingOf, type Searchable } from "./rank.js";
+import { type Ranking, rankingOf } from "./rank.js";
 
 /** Options of `toolSearch`. */
 export interface ToolSearchOptions {
@@ -119,47 +119,33 @@ function declared(schema: AgentSchema): AgentSchema {
   return { ...schema, commands: { ...commands, [SEARCH_TOOL]: DECLARED } };
 }
 
-/** The ranking of the declared commands, made again only when the commands object changes. */
+/**
+ * The ranking of the declared commands (the search tool left out), made again only when the
+ * bridge's declared manifest changes — which the bridge decides, as it does for its tool list.
+ */
 function rankingCache() {
-  let of: object | undefined;
+  let of: NeutralManifest | undefined;
   let ranking: Ranking = () => [];
-  return (commands: Record<string, unknown>): Ranking => {
-    if (commands !== of) {
-      of = commands;
-      ranking = rankingOf(manifestOf(commands));
+  return (declared: NeutralManifest): Ranking => {
+    if (declared !== of) {
+      of = declared;
+      ranking = rankingOf(declared.filter((tool) => tool.name !== SEARCH_TOOL));
     }
     return ranking;
   };
 }
 
-/**
- * What the search reads of every declared command, gated or not (the search tool left out): its
- * name and the texts it declares. The bridge checks each command when it is called.
- */
-function manifestOf(commands: Record<string, unknown>): Searchable[] {
-  return Object.keys(commands).flatMap((name) => {
-    const command = commands[name];
-    if (name === SEARCH_TOOL || !isRecord(command)) return [];
-    const text = (key: string) => {
-      const value = command[key];
-      return typeof value === "string" ? { [key]: value } : {};
-    };
-    return [{ name, ...text("title"), ...text("description"), ...text("availableWhen") }];
-  });
-}
-
 /** One search, answered as a call is: its route, and the commands found. */
 function searched<S, E extends RuntimeEvent>(
   parts: BridgeParts<S, E>,
-  rank: (commands: Record<string, unknown>) => Ranking,
+  rank: (declared: NeutralManifest) => Ranking,
   input: unknown,
   limit: number,
   call: NeutralToolCall,
 ): Run<S, E> {
   const { query } = input as { query: string };
-  const commands = commandsOf(parts.component.getSchema()) ?? {};
   const available = new Set(parts.manifest().map((tool) => tool.name));
-  const found = rank(commands)(query, limit).map(
+  const found = rank(parts.declared())(query, limit).map(
     ({ name, title, description, availableWhen }): FoundCommand => ({
       name,
       ...(title === undefined ? {} : { title }),

@@ -41,7 +41,8 @@ export const GEMINI_NAMES: NameRule = {
 /** MCP: `[A-Za-z0-9_.-]{1,128}`. */
 export const MCP_NAMES: NameRule = { invalid: /[^a-zA-Z0-9_.-]/g, maxLength: 128 };
 
-function isSafe(name: string, rule: NameRule): boolean {
+/** Whether the provider takes `name` as it is: such a name is always its command's own. */
+export function isSafe(name: string, rule: NameRule): boolean {
   rule.invalid.lastIndex = 0;
   return (
     name.length > 0 &&

@@ -19,6 +19,7 @@ import type {
   ToolDefsContext,
   ToolError,
 } from "../../core/types.js";
+import { ANTHROPIC_NAMES, isSafe } from "../../wire/names.js";
 import { deferred, type OnDemandOptions, SEARCH_TOOL, thresholdOf } from "../../wire/on-demand.js";
 import type { AnthropicTool, AnthropicToolResult } from "./messages.js";
 
@@ -138,11 +139,8 @@ function foundNames(value: Observation): string[] {
   const answer = value.snapshot;
   if (!isRecord(answer) || !Array.isArray(answer.found)) return [];
   return answer.found.flatMap((found: unknown) =>
-    isRecord(found) && typeof found.name === "string" && TOOL_NAME.test(found.name)
+    isRecord(found) && typeof found.name === "string" && isSafe(found.name, ANTHROPIC_NAMES)
       ? [found.name]
       : [],
   );
 }
-
-/** A tool name as Anthropic's API takes it. */
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -41,8 +41,16 @@ function capabilitiesOf<S, E extends RuntimeEvent>(
   host: Host<S, E>,
   resources: Resources | undefined,
 ) {
-  const serving = resources !== undefined || host.returned !== undefined;
+  const serving = servesResources(host, resources);
   return { tools: { listChanged: true }, logging: {}, ...(serving ? { resources: {} } : {}) };
+}
+
+/** Whether the server answers resource requests: it has some, or its calls may return some. */
+function servesResources<S, E extends RuntimeEvent>(
+  host: Host<S, E>,
+  resources: Resources | undefined,
+): boolean {
+  return resources !== undefined || host.returned !== undefined;
 }
 
 /**
@@ -152,8 +160,9 @@ function bind<S, E extends RuntimeEvent>(
 ): () => void {
   const [answered, stop] = listTools(host, server, lasting);
   answerCalls(host, server, answered);
-  const serving = resources !== undefined || host.returned !== undefined;
-  const unserve = serving && serveResources(server, resources ?? NO_RESOURCES, host.returned);
+  const unserve =
+    servesResources(host, resources) &&
+    serveResources(server, resources ?? NO_RESOURCES, host.returned);
   let detached = false;
   return () => {
     if (detached) return;
