@@ -26,6 +26,7 @@ import {
   type WireOptions,
 } from "../../wire/provider-tools.js";
 import { maxCharsOf, type ResultOptions, resultText } from "../../wire/result-text.js";
+import { OLLAMA_CARRIES, ollamaRefuses, withImages } from "./content.js";
 
 /** One entry of a chat request's `tools`: assignable to the SDK's `Tool`. */
 export interface OllamaTool {
@@ -70,6 +71,11 @@ export interface OllamaToolMessage {
   content: string;
   /** The tool's name as the model knows it: Ollama pairs results with calls by name and order. */
   tool_name: string;
+  /**
+   * The JPEG and PNG images the command returned as content parts (`contentParts()`), base64:
+   * Ollama gives a vision model the images of every message, a `tool` one included.
+   */
+  images?: string[];
 }
 
 /** The Ollama dialect, conversation included. */
@@ -120,12 +126,15 @@ function make(options: OllamaOptions = {}): OllamaDialect {
     },
 
     toToolResult(call: NeutralToolCall, result: Result<Observation, ToolError>): OllamaToolMessage {
-      return {
-        role: "tool",
-        content: resultText(call, result, maxChars),
-        tool_name: call.toolName ?? call.name,
-      };
+      const tool_name = call.toolName ?? call.name;
+      const sent = withImages(call, result, maxChars);
+      if (!sent) return { role: "tool", content: resultText(call, result, maxChars), tool_name };
+      const { content, images } = sent;
+      return images.length ? { role: "tool", content, tool_name, images } : { role: "tool", content, tool_name };
     },
+
+    carries: OLLAMA_CARRIES,
+    refuses: ollamaRefuses,
 
     appendTurn(
       messages: readonly OllamaMessage[],
