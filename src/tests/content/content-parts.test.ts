@@ -171,6 +171,29 @@ describe("content parts in each dialect", () => {
     ]);
   });
 
+  it("MCP with keepOverCap: a resource over the cap is handed over and linked to, an image named", async () => {
+    const kept: unknown[] = [];
+    const big: ContentPart = { type: "image", data: "A".repeat(400), mimeType: "image/png" };
+    const written = { uri: "file:///out/report.txt", text: "B".repeat(400) };
+    const report: ContentPart = { type: "resource", resource: written };
+    const dialect = mcp({ maxResultChars: 300, keepOverCap: (resource) => kept.push(resource) });
+    const tools = igniteTools(chart([report, big, pdf]), dialect, { content: contentParts() });
+    const [answer] = await tools.answerToolCalls({ name: "draw", arguments: {} });
+    expect(answer?.block.content).toEqual([
+      { type: "text", text: '{"snapshot":{"drawn":1},"events":[]}' },
+      { type: "resource_link", uri: "file:///out/report.txt", name: "report.txt" },
+      {
+        type: "text",
+        text: "[an image (image/png) was left out: over the size cap of this result]",
+      },
+      pdf,
+    ]);
+    expect(kept).toEqual([written]);
+    expect(() => mcp({ keepOverCap: "memory" as never })).toThrow(
+      'mcp: keepOverCap must be a function, not "memory" (a string)',
+    );
+  });
+
   it("Anthropic: images and documents as its own blocks, what it cannot take named in a text", async () => {
     const heard: ToolWarning[] = [];
     const svg: ContentPart = { type: "image", data: "PHN2Zz4=", mimeType: "image/svg+xml" };

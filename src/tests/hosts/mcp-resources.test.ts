@@ -142,6 +142,44 @@ describe("resources: what a server offers beside the tools", () => {
     expect((await client.listResources()).resources).toEqual([]);
   });
 
+  it("include a resource over the size cap, sent as a resource_link the client reads whole", async () => {
+    const scan = "A".repeat(4_000);
+    const scanner: AgentComponent<{ pages: number }> = {
+      getSchema: () => ({ commands: { scan: { description: "Scan a page." } } }),
+      execute: () => ({
+        state: { pages: 1 },
+        events: [],
+        content: [
+          { type: "text", text: "Scanned." },
+          {
+            type: "resource",
+            resource: { uri: "scans://1/page.pdf", mimeType: "application/pdf", blob: scan },
+          },
+        ],
+      }),
+    };
+    const server = new Server({ name: "scanner", version: "1.0.0" });
+    serveMcp(server, scanner, { content: contentParts(), maxResultChars: 1_000 });
+    const client = new Client({ name: "host", version: "1.0.0" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+
+    const result = await client.callTool({ name: "scan", arguments: {} });
+    expect(result.content).toEqual([
+      { type: "text", text: '{"snapshot":{"pages":1},"events":[]}' },
+      { type: "text", text: "Scanned." },
+      {
+        type: "resource_link",
+        uri: "scans://1/page.pdf",
+        name: "page.pdf",
+        mimeType: "application/pdf",
+      },
+    ]);
+    expect((await client.readResource({ uri: "scans://1/page.pdf" })).contents).toEqual([
+      { uri: "scans://1/page.pdf", mimeType: "application/pdf", blob: scan },
+    ]);
+  });
+
   it("are refused, naming the entry and what it lacks, before anything is served", () => {
     const serve = (resources: unknown) => () =>
       serveMcp(new Server({ name: "lamp", version: "1.0.0" }), lamp, {

@@ -91,18 +91,20 @@ const charsOf = (part: ContentPart) => JSON.stringify(part).length;
 /**
  * `parts` as a provider's blocks, in order: each one `carry` maps (or answers with why it cannot
  * be carried) while it fits in `room` characters; the others as `text` blocks standing in for
- * them. A stand-in is always sent, even past the cap: it is a line, and it says what is missing.
+ * them, or, for a part over the cap, what `over` gives for it (a link to where it is kept). A
+ * stand-in or a link is always sent, even past the cap: it is a line, and it says what is missing.
  */
 export function partBlocks<Block>(
   parts: readonly ContentPart[],
   room: number,
   carry: (part: ContentPart) => Block | string,
   text: (line: string) => Block,
+  over?: (part: ContentPart) => Block | undefined,
 ): Block[] {
   let left = room;
   return parts.map((part) => {
     const size = charsOf(part);
-    if (size > left) return text(standIn(part, OVER_CAP));
+    if (size > left) return over?.(part) ?? text(standIn(part, OVER_CAP));
     const block = carry(part);
     if (typeof block === "string") return text(standIn(part, block));
     left -= size;

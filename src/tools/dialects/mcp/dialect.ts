@@ -5,6 +5,8 @@
  * side, so this dialect has no `appendTurn`.
  */
 
+import { aFunction, checkOptional } from "../../core/checks.js";
+import type { ContentPart } from "../../core/content.js";
 import { isJsonObject, isRecord, type JsonValue } from "../../core/json.js";
 import type { Result } from "../../core/result.js";
 import type {
@@ -18,7 +20,7 @@ import type {
   ToolError,
 } from "../../core/types.js";
 import { objectArguments } from "../../wire/arguments.js";
-import { partBlocks, withoutParts } from "../../wire/content-parts.js";
+import { fileName, partBlocks, withoutParts } from "../../wire/content-parts.js";
 import { shapeError } from "../../wire/describe-value.js";
 import { MCP_NAMES } from "../../wire/names.js";
 import {
@@ -165,7 +167,15 @@ export type McpDialect = ToolDialect<McpToolList, McpCall, McpToolResult>;
  * Options of `mcp(...)`: `maxResultChars` caps the text of a result and, on success, leaves
  * `structuredContent` out when its JSON text is over the cap.
  */
-export interface McpOptions extends ResultOptions {}
+export interface McpOptions extends ResultOptions {
+  /**
+   * Where an embedded resource over `maxResultChars` is kept: given it, the dialect hands each
+   * such resource to it and sends a `resource_link` to its URI in its place (instead of a text
+   * naming it), for the client to read with `resources/read` — serve what it was handed there.
+   * The MCP hosts give their own with `content: contentParts()`: docs/serving.md#resources.
+   */
+  keepOverCap?: (resource: McpEmbeddedResource["resource"]) => void;
+}
 
 // An object schema is listed whole, keywords at its root included (SEP-2106): MCP asks only that
 // the root be an object. Providers reached through a host may refuse a root `anyOf`, `oneOf` or
@@ -174,6 +184,18 @@ const WIRE: WireOptions = { names: MCP_NAMES, objectRootKeywords: true };
 
 function make(options: McpOptions = {}): McpDialect {
   const maxChars = maxCharsOf("mcp", options);
+  checkOptional("mcp", "keepOverCap", options.keepOverCap, aFunction);
+  const keep = options.keepOverCap;
+  // A resource over the cap, kept where the client can read it, and linked to.
+  const over =
+    keep &&
+    ((part: ContentPart): McpResourceLink | undefined => {
+      if (part.type !== "resource") return undefined;
+      const { uri, mimeType } = part.resource;
+      keep(part.resource);
+      const link: McpResourceLink = { type: "resource_link", uri, name: fileName(uri) };
+      return mimeType === undefined ? link : { ...link, mimeType };
+    });
   return {
     toToolDefs(manifest: NeutralManifest, context?: ToolDefsContext): McpToolList {
       return {
@@ -213,7 +235,16 @@ function make(options: McpOptions = {}): McpDialect {
       const parts = result.value?.content;
       // MCP's content blocks are the parts' own vocabulary: each goes as it came, while it fits.
       const content: McpToolResult["content"] = parts
-        ? [text, ...partBlocks(parts, maxChars - text.text.length, (part) => part, textBlock)]
+        ? [
+            text,
+            ...partBlocks<McpContent>(
+              parts,
+              maxChars - text.text.length,
+              (part) => part,
+              textBlock,
+              over,
+            ),
+          ]
         : [text];
       // The same data as the text: over the cap, the text is cut and the structured copy, which
       // cannot be cut and stay valid, is left out.

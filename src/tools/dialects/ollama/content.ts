@@ -22,7 +22,9 @@ type Sent = { image: string } | { line: string };
 /** An image's base64 data, or why Ollama takes none for `part`. */
 function carry(part: ContentPart): Sent | string {
   if (part.type !== "image") return "this provider takes no such content in a tool result";
-  return IMAGES.includes(part.mimeType) ? { image: part.data } : "Ollama takes images as JPEG or PNG";
+  return IMAGES.includes(part.mimeType)
+    ? { image: part.data }
+    : "Ollama takes images as JPEG or PNG";
 }
 
 /** Why Ollama takes no such part in a tool message (an image that is not JPEG or PNG). */

@@ -130,7 +130,9 @@ function make(options: OllamaOptions = {}): OllamaDialect {
       const sent = withImages(call, result, maxChars);
       if (!sent) return { role: "tool", content: resultText(call, result, maxChars), tool_name };
       const { content, images } = sent;
-      return images.length ? { role: "tool", content, tool_name, images } : { role: "tool", content, tool_name };
+      return images.length
+        ? { role: "tool", content, tool_name, images }
+        : { role: "tool", content, tool_name };
     },
 
     carries: OLLAMA_CARRIES,

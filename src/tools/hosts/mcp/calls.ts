@@ -11,7 +11,7 @@ import type { InvokeOptions, ToolCallAnswer } from "../../bridge/types.js";
 import type { RuntimeEvent } from "../../core/types.js";
 import type { McpEmbeddedResource, McpToolResult } from "../../dialects/mcp/dialect.js";
 import { askOnConnection, askPerson, isInputRequired, settleAsked } from "./asked.js";
-import { type Host, isModern, RETURNED_KEPT } from "./host.js";
+import { type Host, isModern, keep } from "./host.js";
 import type { Answered } from "./lists.js";
 import { checkedAgainstOutput, listenersFor, NO_ANSWER } from "./results.js";
 
@@ -66,22 +66,13 @@ async function answerCall<S, E extends RuntimeEvent>(
   return result;
 }
 
-/**
- * The resources `result` carries whole, kept readable by URI (`resources/read`): the latest
- * `RETURNED_KEPT`, a URI returned again moving to the newest.
- */
+/** The resources `result` carries whole, kept readable by URI (`resources/read`). */
 function keepReturned(
   returned: Map<string, McpEmbeddedResource["resource"]>,
   result: McpToolResult,
 ): void {
   for (const block of result.content) {
-    if (block.type !== "resource") continue;
-    returned.delete(block.resource.uri);
-    returned.set(block.resource.uri, block.resource);
-    for (const oldest of returned.keys()) {
-      if (returned.size <= RETURNED_KEPT) break;
-      returned.delete(oldest);
-    }
+    if (block.type === "resource") keep(returned, block.resource);
   }
 }
 

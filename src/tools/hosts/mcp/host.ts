@@ -40,12 +40,32 @@ export interface Host<S, E extends RuntimeEvent> {
 /** How many resources returned by calls a host keeps readable (the oldest forgotten first). */
 export const RETURNED_KEPT = 256;
 
+/**
+ * `resource`, kept readable by its URI among the latest `RETURNED_KEPT`: a URI returned again
+ * moves to the newest.
+ */
+export function keep(
+  returned: Map<string, McpEmbeddedResource["resource"]>,
+  resource: McpEmbeddedResource["resource"],
+): void {
+  returned.delete(resource.uri);
+  returned.set(resource.uri, resource);
+  for (const oldest of returned.keys()) {
+    if (returned.size <= RETURNED_KEPT) break;
+    returned.delete(oldest);
+  }
+}
+
 /** The one bridge of `component` and its `mcp` dialect, each given only its own options. */
 function bridgeOf<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: McpServerFactoryOptions<S, E>,
+  returned: Host<S, E>["returned"],
 ) {
-  const dialect = mcp(options);
+  // A resource over the size cap is kept with the returned ones and linked to, not left out.
+  const dialect = mcp(
+    returned ? { ...options, keepOverCap: (resource) => keep(returned, resource) } : options,
+  );
   // The bridge is given its own options only: on Node it tells `onWarning` of any other key.
   const {
     maxResultChars,
@@ -74,7 +94,9 @@ export function hostOf<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: McpServerFactoryOptions<S, E>,
 ): Host<S, E> {
-  const { dialect, bridge } = bridgeOf(component, options);
+  const returned =
+    options.content === undefined ? undefined : new Map<string, McpEmbeddedResource["resource"]>();
+  const { dialect, bridge } = bridgeOf(component, options, returned);
   // Read now, so a malformed schema is a TypeError here rather than at the client's first list.
   bridge.toToolDefs();
   const declared = (options.offer ?? "declared") === "declared";
@@ -93,7 +115,7 @@ export function hostOf<S, E extends RuntimeEvent>(
       ? { ttlMs: options.listTtlMs ?? 60_000, cacheScope: "public" }
       : { ttlMs: 0, cacheScope: "private" },
     looks: new Set(),
-    returned: options.content === undefined ? undefined : new Map(),
+    returned,
   };
 }
 

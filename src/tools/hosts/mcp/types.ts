@@ -12,7 +12,8 @@ import type { McpOptions } from "../../dialects/mcp/dialect.js";
 /** Options of `serveMcp`: the bridge's (`igniteTools`), the dialect's (`mcp`) and the host's. */
 export interface ServeMcpOptions<S = unknown, E extends RuntimeEvent = RuntimeEvent>
   extends IgniteToolsOptions<S, E>,
-    McpOptions {
+    // The host keeps what is over the cap itself, with `content` (see `resources`).
+    Omit<McpOptions, "keepOverCap"> {
   /**
    * Which commands `tools/list` answers with. `"declared"`: every declared command, whatever the
    * state — a gated command's description ends with its `availableWhen`, and a call made while it
