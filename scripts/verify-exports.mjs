@@ -9,6 +9,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { buildSync } from "esbuild";
 import { loadEntrypoints } from "./entrypoints.mjs";
 
 // ---------------------------------------------------------------------------
@@ -261,6 +263,31 @@ console.log("ignite-mcp: lamp.mjs served over stdio, toggle listed and called");
   check("bin ignite-mcp serves a module's component over stdio", () =>
     run(process.execPath, ["bin-check.mjs"], consumer),
   );
+
+  // --- (2c) the bridge alone, as a user's bundler builds it --------------------
+  // The size gate bundles dist/ with its own settings; an application's bundler starts from the
+  // installed package, with its defaults (esbuild: --bundle --minify --platform=browser). Both
+  // must fit the same budget, so a figure in the docs is one a user meets.
+  const [bridgeAlone] = loadEntrypoints().bundles;
+  writeFileSync(join(consumer, "bridge-alone.mjs"), bridgeAlone.code);
+  check("the bridge alone, bundled from the tarball for a browser, within its budget", () => {
+    const { outputFiles } = buildSync({
+      entryPoints: [join(consumer, "bridge-alone.mjs")],
+      absWorkingDir: consumer,
+      bundle: true,
+      minify: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+    });
+    const bytes = gzipSync(outputFiles[0].contents, { level: 9 }).byteLength;
+    const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
+    if (bytes > bridgeAlone.budget) {
+      throw new Error(`${kb(bytes)} min+gzip, over the gate's budget of ${kb(bridgeAlone.budget)}`);
+    }
+    return `${kb(bytes)} min+gzip (budget ${kb(bridgeAlone.budget)})`;
+  });
 
   // --- (3) TypeScript types (NodeNext + Bundler) ----------------------------
   // One file per entrypoint: two subpaths may export the same name.
