@@ -6,6 +6,7 @@
  * until a decision settles it (approval/pause.ts).
  */
 
+import { markApproved } from "../bridge/approved.js";
 import type { InvokeOptions } from "../bridge/call-options.js";
 import { newHolder, newId } from "../bridge/ids.js";
 import type { BridgeParts, Layer, Run } from "../bridge/pipeline.js";
@@ -103,6 +104,7 @@ export function withApprovals<O extends object>(
 ): O {
   const carrying = { ...options };
   approvals.set(carrying, { digests: new Set(digests), now, answered });
+  markApproved(carrying);
   return carrying;
 }
 

@@ -112,6 +112,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     call: (call, invokeOptions, span) => queued(call, invokeOptions, span),
     declare: (schema) => schema,
     beside: () => false,
+    offer: (offered) => offered,
     route: (route, call, _schema, invokeOptions, span) =>
       executed(pipeline, route, call, invokeOptions, span),
     execute: executor.execute,
@@ -150,6 +151,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     !!options.onWarning,
     offer,
     component,
+    (offered, all) => pipeline.offer(offered, all),
   );
   // The component is checked now, not at a model's call: a malformed schema is a TypeError.
   turns.declaredIn(schemaAtConstruction(source));

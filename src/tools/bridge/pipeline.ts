@@ -81,6 +81,12 @@ export interface Pipeline<S, E extends RuntimeEvent> {
    * run beside the queue rather than in it, and no command of the component's.
    */
   beside: (name: unknown) => boolean;
+  /**
+   * The commands a request is offered, from those the bridge's `offer` gives (`offered`) among
+   * every declared one: all of them, unless a layer loads them on demand (the search). Returns
+   * the same value while nothing it reads changed, so the tool definitions stay the same value.
+   */
+  offer: (offered: NeutralManifest, declared: NeutralManifest) => NeutralManifest;
   route: RouteStage<S, E>;
   execute: ExecuteStage<S, E>;
   /** Absent when the model reads every observation as it is. */

@@ -47,6 +47,8 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
   offer: ToolOffer,
   // The component itself, for its `getSnapshot` (`component` is the schema as offered).
   own: AgentComponent<S, E>,
+  // The pipeline's offer stage: which of the commands offered a request carries.
+  shown: (offered: NeutralManifest, all: NeutralManifest) => NeutralManifest,
 ): TurnCache<ToolDefs, Response> {
   const cache = manifestCache(checked);
   const gatedAware = typeof component.canExecute === "function";
@@ -102,7 +104,7 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
     manifest: () => cache.available(declared(), canExecute()),
     toToolDefs() {
       const all = declared();
-      const now = offered(all);
+      const now = shown(offered(all), all);
       if (defsAll === all && defsOffered === now) return defs as ToolDefs;
       const value = wire.toToolDefs(now, { declared: all, warn });
       defsAll = all;

@@ -20,7 +20,8 @@ import type {
   Observation,
   RuntimeEvent,
 } from "../core/types.js";
-import { SEARCH_TOOL } from "../wire/on-demand.js";
+import { ON_DEMAND_THRESHOLD, SEARCH_TOOL } from "../wire/on-demand.js";
+import { onDemand } from "./on-demand.js";
 import { type Ranking, rankingOf } from "./rank.js";
 
 /** Options of `toolSearch`. */
@@ -30,11 +31,27 @@ export interface ToolSearchOptions {
    * @default 5
    */
   limit?: number;
+  /**
+   * Load the commands on demand, for any dialect: from `threshold` declared commands on, each
+   * request offers the search and only the commands a search has found, appended in the order
+   * found, so the list keeps the provider's prompt cache; a command no search found is answered
+   * `UnknownCommand` with a hint to search. See docs/tools-on-demand.md.
+   * @default false
+   */
+  onDemand?: boolean;
+  /**
+   * With `onDemand`: from how many declared commands on the commands are loaded on demand; `0`
+   * always.
+   * @default ON_DEMAND_THRESHOLD (30)
+   */
+  threshold?: number;
 }
 
 /** The search layer for `igniteTools`' `search` option. */
 export interface ToolSearch extends Layer<"search"> {
   readonly limit: number;
+  /** The declared commands from which the commands are loaded on demand; absent when they are not. */
+  readonly threshold: number | undefined;
 }
 
 /** One command a search found, as the model reads it. */
@@ -70,8 +87,22 @@ export function toolSearch(options?: ToolSearchOptions): ToolSearch {
   checkOptional("toolSearch", "options", options, anObject);
   const limit =
     checkOptional("toolSearch", "options.limit", options?.limit, wholeNumber(1, 50)) ?? 5;
-  return { layer: "search", limit, install: (parts) => install(parts, limit) };
+  const deferred = checkOptional("toolSearch", "options.onDemand", options?.onDemand, aBoolean);
+  const given = checkOptional("toolSearch", "options.threshold", options?.threshold, aThreshold);
+  if (given !== undefined && !deferred) {
+    throw new TypeError("toolSearch: options.threshold takes effect only with onDemand: true");
+  }
+  const threshold = deferred ? (given ?? ON_DEMAND_THRESHOLD) : undefined;
+  return {
+    layer: "search",
+    limit,
+    threshold,
+    install: (parts) => install(parts, limit, threshold),
+  };
 }
+
+const aBoolean = { allowed: "true or false", test: (value: unknown) => typeof value === "boolean" };
+const aThreshold = /* @__PURE__ */ wholeNumber(0);
 
 /** The search tool's declaration. */
 const DECLARED: CommandSchema = /* @__PURE__ */ Object.freeze({
@@ -94,8 +125,13 @@ const DECLARED: CommandSchema = /* @__PURE__ */ Object.freeze({
 });
 
 /** Joins the search to one bridge: declared, beside the queue, answered, its answer kept whole. */
-function install<S, E extends RuntimeEvent>(parts: BridgeParts<S, E>, limit: number): void {
+function install<S, E extends RuntimeEvent>(
+  parts: BridgeParts<S, E>,
+  limit: number,
+  threshold: number | undefined,
+): void {
   const { pipeline } = parts;
+  const load = threshold === undefined ? undefined : onDemand(parts, threshold);
   const { declare, beside, route, answer } = pipeline;
   pipeline.declare = (schema) => declared(declare(schema));
   pipeline.beside = (called) => called === SEARCH_TOOL || beside(called);
@@ -103,7 +139,9 @@ function install<S, E extends RuntimeEvent>(parts: BridgeParts<S, E>, limit: num
   pipeline.route = (resolved, call, schema, options, span) => {
     if (resolved.command !== SEARCH_TOOL) return route(resolved, call, schema, options, span);
     span?.phase("execute");
-    return searched(parts, rank, resolved.input, limit, call);
+    const { run, found } = searched(parts, rank, resolved.input, limit, call);
+    load?.(found);
+    return run;
   };
   // The search's answer is no state of the component: `project` does not apply to it.
   if (answer) {
@@ -135,14 +173,14 @@ function rankingCache() {
   };
 }
 
-/** One search, answered as a call is: its route, and the commands found. */
+/** One search, answered as a call is (its route and the commands found), and the names found. */
 function searched<S, E extends RuntimeEvent>(
   parts: BridgeParts<S, E>,
   rank: (declared: NeutralManifest) => Ranking,
   input: unknown,
   limit: number,
   call: NeutralToolCall,
-): Run<S, E> {
+): { run: Run<S, E>; found: string[] } {
   const { query } = input as { query: string };
   const available = new Set(parts.manifest().map((tool) => tool.name));
   const found = rank(parts.declared())(query, limit).map(
@@ -156,5 +194,6 @@ function searched<S, E extends RuntimeEvent>(
   );
   // The answer stands where a command's state would: what the model reads of the search.
   const observation = { snapshot: { found }, events: [] } as unknown as Observation<S, E>;
-  return { route: { command: call.name, input }, outcome: ok(observation) };
+  const run: Run<S, E> = { route: { command: call.name, input }, outcome: ok(observation) };
+  return { run, found: found.map((command) => command.name) };
 }

@@ -1,0 +1,116 @@
+/**
+ * `toolSearch({ onDemand: true })` sent by the providers' own SDK clients to a recording server
+ * on 127.0.0.1: each request carries the search and the commands found so far, the earlier
+ * request's tools first and unchanged, as the provider receives them.
+ */
+import { Ollama } from "ollama";
+import OpenAI from "openai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { describe, expect, it } from "vitest";
+import { ollama } from "../../tools/dialects/ollama/dialect.js";
+import { openai } from "../../tools/dialects/openai/dialect.js";
+import { igniteTools, runToolLoop, toolSearch } from "../../tools/index.js";
+import { shop } from "../search/catalogue.js";
+import { useRecordingServer } from "./recording-server.js";
+
+const server = useRecordingServer();
+
+function chatCompletion(message: Record<string, unknown>, finish_reason: string) {
+  return {
+    id: "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG",
+    object: "chat.completion",
+    created: 1_741_570_283,
+    model: "gpt-4o-2024-08-06",
+    choices: [{ index: 0, message, logprobs: null, finish_reason }],
+    usage: { prompt_tokens: 82, completion_tokens: 17, total_tokens: 99 },
+  };
+}
+
+const called = (id: string, name: string, args: unknown) =>
+  chatCompletion(
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }],
+    },
+    "tool_calls",
+  );
+
+/** The tool names of each request the server received, in order. */
+const offered = () =>
+  server.received.map((request) =>
+    (request.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name),
+  );
+
+describe("the built-in tools on demand, sent by the SDKs", () => {
+  it("the OpenAI SDK (Chat Completions): the search, then what it found, appended unchanged", async () => {
+    server.clear();
+    const { component, ran } = shop();
+    const tools = igniteTools(component, openai, { search: toolSearch({ onDemand: true }) });
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key", maxRetries: 0 });
+    server.reply(
+      called("call_1", "search_tools", { query: "refund an order" }),
+      called("call_2", "refundOrder", {}),
+      chatCompletion({ role: "assistant", content: "Refunded." }, "stop"),
+    );
+    const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Refund order 12." }];
+
+    const result = await runToolLoop({
+      tools,
+      messages,
+      model: ({ tools: defs, messages: history }) =>
+        client.chat.completions.create({ model: "gpt-4o", messages: history, tools: defs }),
+    });
+
+    expect(result.stop).toBe("done");
+    expect(ran).toEqual(["refundOrder"]);
+    const [first, second, third] = offered();
+    expect(first).toEqual(["search_tools"]);
+    expect(second?.slice(0, 2)).toEqual(["search_tools", "refundOrder"]);
+    expect(third).toEqual(second);
+    const sent = server.received.map((request) => JSON.stringify(request.body.tools));
+    expect(sent[1]?.startsWith(sent[0]?.slice(0, -1) ?? "-")).toBe(true);
+  });
+
+  it("the ollama SDK (/api/chat): a call before any search is answered with the hint to search", async () => {
+    server.clear();
+    const { component, ran } = shop();
+    const tools = igniteTools(component, ollama, { search: toolSearch({ onDemand: true }) });
+    const client = new Ollama({ host: server.url });
+    const reply = (calls: { name: string; arguments: unknown }[]) => ({
+      model: "llama3.2",
+      created_at: "2025-01-01T00:00:00.000Z",
+      message: {
+        role: "assistant",
+        content: "",
+        tool_calls: calls.map((call) => ({ function: call })),
+      },
+      done: true,
+      done_reason: "stop",
+    });
+    server.reply(
+      reply([{ name: "printShippingLabel", arguments: {} }]),
+      reply([{ name: "search_tools", arguments: { query: "print the shipping label" } }]),
+      reply([{ name: "printShippingLabel", arguments: {} }]),
+      { ...reply([]), message: { role: "assistant", content: "Printed." } },
+    );
+
+    const result = await runToolLoop({
+      tools,
+      messages: [{ role: "user", content: "Print the label." }],
+      model: ({ tools: defs, messages }) =>
+        client.chat({ model: "llama3.2", stream: false, messages, tools: defs }),
+    });
+
+    expect(result.stop).toBe("done");
+    expect(ran).toEqual(["printShippingLabel"]);
+    const [first, second, third] = offered();
+    expect(first).toEqual(["search_tools"]);
+    expect(second).toEqual(["search_tools"]);
+    expect(third?.slice(0, 2)).toEqual(["search_tools", "printShippingLabel"]);
+    const history = server.received[1]?.body.messages as { role: string; content: string }[];
+    const hint = history.at(-1);
+    expect(hint).toMatchObject({ role: "tool", tool_name: "printShippingLabel" });
+    expect(hint?.content).toContain("Call search_tools to find the tools");
+  });
+});
