@@ -525,7 +525,7 @@ export const options = {
     expect({ code, stderr }).toEqual({
       code: 1,
       stderr:
-        'ignite-mcp: ./listens.mjs exports options with "port", which serveMcp does not take (it takes approve, wait, content, search, resources, offer, timeoutMs, project, onWarning, tracer, validator, maxInputBytes, maxInputDepth, maxResultChars, requestStateKey, approvalTtlSeconds, ledger, listTtlMs); where to listen is the flags\' (--http, --host, --allowed-host).\n',
+        'ignite-mcp: ./listens.mjs exports options with "port", which serveMcp does not take (it takes approve, wait, content, search, resources, view, offer, timeoutMs, project, onWarning, tracer, validator, maxInputBytes, maxInputDepth, maxResultChars, requestStateKey, approvalTtlSeconds, ledger, listTtlMs); where to listen is the flags\' (--http, --host, --allowed-host).\n',
     });
   });
 

@@ -90,6 +90,12 @@ export const aFunction: Expect<(...args: never[]) => unknown> = {
   test: (value): value is (...args: never[]) => unknown => typeof value === "function",
 };
 
+/** `true` or `false`. */
+export const aBoolean: Expect<boolean> = {
+  allowed: "true or false",
+  test: (value): value is boolean => typeof value === "boolean",
+};
+
 /** A plain object of options (not a list, not a string). */
 export const anObject: Expect<object> = {
   allowed: "an object",

@@ -158,6 +158,7 @@ const MODULE_OPTIONS: Record<keyof ServeMcpOptions, true> = {
   content: true,
   search: true,
   resources: true,
+  view: true,
   offer: true,
   timeoutMs: true,
   project: true,

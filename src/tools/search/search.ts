@@ -9,7 +9,7 @@
  */
 
 import type { BridgeParts, Layer, Run } from "../bridge/pipeline.js";
-import { anObject, checkOptional, wholeNumber } from "../core/checks.js";
+import { aBoolean, anObject, checkOptional, wholeNumber } from "../core/checks.js";
 import { commandsOf } from "../core/manifest.js";
 import { ok } from "../core/result.js";
 import type {
@@ -101,7 +101,6 @@ export function toolSearch(options?: ToolSearchOptions): ToolSearch {
   };
 }
 
-const aBoolean = { allowed: "true or false", test: (value: unknown) => typeof value === "boolean" };
 const aThreshold = /* @__PURE__ */ wholeNumber(0);
 
 /** The search tool's declaration. */

@@ -86,6 +86,8 @@ export type McpTool = {
   outputSchema?: McpOutputSchema;
   /** Present when the command declares a `title` or any effect flag. */
   annotations?: McpToolAnnotations;
+  /** Set by a host, never by the dialect: an MCP App view's link (`ui.resourceUri`). */
+  _meta?: Record<string, unknown>;
 };
 
 /** The `tools/list` result: assignable to the SDK's `ListToolsResult`. */

@@ -17,7 +17,7 @@ import { type McpEmbeddedResource, mcp } from "../../dialects/mcp/dialect.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../../wire/result-text.js";
 import { type Asking, asking } from "./asked.js";
 import type { OutputCheck } from "./results.js";
-import type { McpServerFactoryOptions } from "./types.js";
+import type { McpServerFactoryOptions, McpView } from "./types.js";
 
 /** What every server of one component shares. */
 export interface Host<S, E extends RuntimeEvent> {
@@ -35,6 +35,8 @@ export interface Host<S, E extends RuntimeEvent> {
    * resources have nothing at that URI. Present when the bridge carries content parts.
    */
   readonly returned: Map<string, McpEmbeddedResource["resource"]> | undefined;
+  /** The MCP App view the tools link to, if the application gave one. */
+  readonly view: McpView | undefined;
 }
 
 /** How many resources returned by calls a host keeps readable (the oldest forgotten first). */
@@ -74,6 +76,7 @@ function bridgeOf<S, E extends RuntimeEvent>(
     ledger,
     listTtlMs,
     resources,
+    view,
     serverInfo,
     bus,
     ...bridgeOptions
@@ -122,6 +125,7 @@ export function hostOf<S, E extends RuntimeEvent>(
       : { ttlMs: 0, cacheScope: "private" },
     looks: new Set(),
     returned,
+    view: options.view,
   };
 }
 

@@ -5,8 +5,11 @@
  * from answering calls, which reach it only through the `Answered` it returns.
  */
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { partsOf } from "../../bridge/pipeline.js";
 import type { RuntimeEvent } from "../../core/types.js";
+import type { McpToolList } from "../../dialects/mcp/dialect.js";
 import { type Host, isModern } from "./host.js";
+import type { McpView } from "./types.js";
 
 /**
  * How a `tools/call` is answered: `answer` run with the call counted as running when `counted`
@@ -101,11 +104,13 @@ export function listTools<S, E extends RuntimeEvent>(
     await ctx.mcpReq.notify({ method: "notifications/tools/list_changed" }).catch(() => undefined);
   };
 
+  const linked = host.view ? viewLinks(host, host.view) : (tools: McpToolList) => tools;
   server.setRequestHandler("tools/list", (_request, ctx) => {
     const tools = bridge.toToolDefs();
     if (lasting) seen = known = JSON.stringify(tools);
+    const listed = linked(tools);
     // Cache hints are a 2026-07-28 field: a 2025-11-25 client is answered as before.
-    return isModern(ctx) ? { ...tools, ...cache } : tools;
+    return isModern(ctx) ? { ...listed, ...cache } : listed;
   });
 
   const answered: Answered = async (ctx, counted, answer) => {
@@ -127,4 +132,29 @@ export function listTools<S, E extends RuntimeEvent>(
       stop?.();
     },
   ];
+}
+
+/**
+ * The tool list with each command's tool linked to `view` (its `_meta`), made once per list the
+ * bridge gives: a layer's own tools (the wait, the search) are no command's, and show no view.
+ */
+function viewLinks<S, E extends RuntimeEvent>(
+  host: Host<S, E>,
+  view: McpView,
+): (tools: McpToolList) => McpToolList {
+  const { beside } = partsOf(host.bridge, "serveMcp").pipeline;
+  let from: McpToolList | undefined;
+  let to: McpToolList = { tools: [] };
+  return (tools) => {
+    if (tools === from) return to;
+    from = tools;
+    to = {
+      ...tools,
+      tools: tools.tools.map((tool) => {
+        const meta = beside(tool.name) ? undefined : view.toolMeta(tool.name);
+        return meta === undefined ? tool : { ...tool, _meta: { ...tool._meta, ...meta } };
+      }),
+    };
+    return to;
+  };
 }

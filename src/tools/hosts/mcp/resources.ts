@@ -12,7 +12,15 @@ import {
   type ServerContext,
   UriTemplate,
 } from "@modelcontextprotocol/server";
-import { aFunction, aName, check, checkOptional, type Expect } from "../../core/checks.js";
+import {
+  aFunction,
+  aName,
+  anObject,
+  check,
+  checkOptional,
+  type Expect,
+  hasMethods,
+} from "../../core/checks.js";
 import { isRecord } from "../../core/json.js";
 import { isModern } from "./host.js";
 import type {
@@ -20,6 +28,7 @@ import type {
   McpResourceContents,
   McpResourceEntry,
   McpResourceTemplate,
+  McpView,
 } from "./types.js";
 
 /** The resources of one host, checked, with each template's matcher made once. */
@@ -37,9 +46,11 @@ export interface Resources {
  *
  * @throws TypeError naming `who` and the entry for one that is neither.
  */
-export function resourcesOf(who: string, entries: unknown): Resources | undefined {
-  if (entries === undefined) return undefined;
-  const list = check(who, "resources", entries, A_LIST);
+export function resourcesOf(who: string, entries: unknown, view: unknown): Resources | undefined {
+  const shown = checkOptional(who, "view", view, A_VIEW);
+  if (entries === undefined && shown === undefined) return undefined;
+  const list = check(who, "resources", entries ?? [], A_LIST);
+  // The view is one more fixed resource, after the application's own.
   const fixed: McpResource[] = [];
   const templates: Resources["templates"][number][] = [];
   list.forEach((given, index) => {
@@ -50,6 +61,7 @@ export function resourcesOf(who: string, entries: unknown): Resources | undefine
     for (const key of ["title", "description", "mimeType"] as const) {
       checkOptional(who, `${at}.${key}`, entry[key], aName);
     }
+    checkOptional(who, `${at}._meta`, entry._meta, anObject);
     if ("uriTemplate" in entry) {
       const template = check(who, `${at}.uriTemplate`, entry.uriTemplate, aName);
       templates.push({ entry, match: new UriTemplate(template) });
@@ -58,8 +70,14 @@ export function resourcesOf(who: string, entries: unknown): Resources | undefine
       fixed.push(entry);
     }
   });
+  if (shown) fixed.push(shown.resource);
   return { fixed, templates };
 }
+
+const A_VIEW = /* @__PURE__ */ hasMethods<McpView>(
+  'a view made by mcpAppView (from "ignite-element/tools/mcp-app")',
+  "toolMeta",
+);
 
 const A_LIST: Expect<readonly unknown[]> = {
   allowed: "a list of resources ({ uri, name, read }) and templates ({ uriTemplate, name, read })",
@@ -120,13 +138,14 @@ function shown<Key extends "uri" | "uriTemplate">(
   entry: McpResourceEntry & Record<Key, string>,
   key: Key,
 ) {
-  const { name, title, description, mimeType } = entry;
+  const { name, title, description, mimeType, _meta } = entry;
   return {
     [key]: entry[key],
     name,
     ...(title === undefined ? {} : { title }),
     ...(description === undefined ? {} : { description }),
     ...(mimeType === undefined ? {} : { mimeType }),
+    ...(_meta === undefined ? {} : { _meta }),
   } as Record<Key, string> & { name: string };
 }
 
@@ -146,7 +165,11 @@ async function read(resources: Resources, uri: string) {
 /** `contents` as `resources/read` answers them: the URI read, the MIME type, the text or bytes. */
 function contentsOf(uri: string, entry: McpResourceEntry, contents: McpResourceContents) {
   const mimeType = contents.mimeType ?? entry.mimeType;
-  const typed = mimeType === undefined ? {} : { mimeType };
+  // An MCP App host reads a view's `_meta.ui` (its CSP) from the contents it reads.
+  const typed = {
+    ...(mimeType === undefined ? {} : { mimeType }),
+    ...(entry._meta === undefined ? {} : { _meta: entry._meta }),
+  };
   return "text" in contents
     ? { uri, ...typed, text: contents.text }
     : { uri, ...typed, blob: contents.blob };

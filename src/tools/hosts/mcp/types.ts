@@ -64,6 +64,26 @@ export interface ServeMcpOptions<S = unknown, E extends RuntimeEvent = RuntimeEv
    * @default undefined — no resources capability
    */
   resources?: readonly McpResourceEntry[];
+  /**
+   * The component's own element as an MCP App view (the extension `io.modelcontextprotocol/ui`),
+   * made by `mcpAppView` from `ignite-element/tools/mcp-app`: the server offers it as a `ui://`
+   * resource and links the commands' tools to it (`_meta.ui.resourceUri`), so a host that renders
+   * apps shows it beside the conversation. See docs/apps.md.
+   *
+   * @default undefined — no view
+   */
+  view?: McpView;
+}
+
+/**
+ * A view the server offers and links its tools to: what `mcpAppView` makes. Its `resource` is
+ * served beside the application's own; `toolMeta` gives the `_meta` of the tool for a command.
+ */
+export interface McpView {
+  /** The view's `ui://` resource. */
+  readonly resource: McpResource;
+  /** The `_meta` the tool for `command` carries (its link to the view), or none. */
+  toolMeta(command: string): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** A text, or bytes as base64 (`blob`): what a resource holds when it is read. */
@@ -80,6 +100,11 @@ interface McpResourceInfo {
   readonly description?: string;
   /** Of its contents, unless `read` says otherwise. */
   readonly mimeType?: string;
+  /**
+   * Metadata the list entry and the read contents carry as `_meta` (an MCP App view's
+   * `{ ui: { csp, prefersBorder } }`).
+   */
+  readonly _meta?: Readonly<Record<string, unknown>>;
 }
 
 /** One fixed resource the server offers. */

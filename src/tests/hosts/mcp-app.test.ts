@@ -1,0 +1,143 @@
+/**
+ * `mcpAppView`: the component's element as an MCP App view (io.modelcontextprotocol/ui) — a
+ * `ui://` resource of one self-contained HTML document, and each command's tool linked to it —
+ * read by the SDK v2 client as a host that renders apps reads it.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
+import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
+import { type AgentComponent, toolSearch } from "ignite-element/tools";
+import { mcpAppView } from "ignite-element/tools/mcp-app";
+import { serveMcp } from "ignite-element/tools/mcp-server";
+import { describe, expect, it } from "vitest";
+
+// The element's module, and a module it imports: the view must carry both.
+const dir = mkdtempSync(join(tmpdir(), "ignite-view-"));
+writeFileSync(
+  join(dir, "format.js"),
+  'export const degrees = (value) => value.toFixed(1) + " °C";\nexport const END = "</script>";\n',
+);
+writeFileSync(
+  join(dir, "thermo-stat.js"),
+  `import { degrees, END } from "./format.js";
+customElements.define("thermo-stat", class extends HTMLElement {
+  connectedCallback() { this.textContent = degrees(21) + END.length; }
+});
+`,
+);
+const MODULE = join(dir, "thermo-stat.js");
+
+const thermostat: AgentComponent<{ target: number }> = {
+  getSchema: () => ({
+    commands: {
+      setTarget: {
+        description: "Set the target temperature.",
+        input: { type: "object", properties: { celsius: { type: "number" } } },
+      },
+      read: { description: "Read the temperature.", readOnly: true },
+    },
+  }),
+  execute: () => ({ state: { target: 21 }, events: [] }),
+};
+
+async function connected(options: Parameters<typeof serveMcp>[2]) {
+  const server = new Server({ name: "thermostat", version: "1.0.0" });
+  serveMcp(server, thermostat, options);
+  const client = new Client({ name: "host", version: "1.0.0" });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return client;
+}
+
+const URI = "ui://ignite-element/thermo-stat.html";
+
+describe("mcpAppView: the component's element as an MCP App view", () => {
+  it("is a ui:// resource of one HTML document with the element and its module bundled in", async () => {
+    const csp = { connectDomains: ["https://api.example.com"] };
+    const view = await mcpAppView({
+      element: "thermo-stat",
+      module: MODULE,
+      title: "Thermostat",
+      csp,
+      prefersBorder: true,
+    });
+    const client = await connected({ view });
+
+    const { resources } = await client.listResources();
+    expect(resources).toEqual([
+      {
+        uri: URI,
+        name: "thermo-stat",
+        title: "Thermostat",
+        mimeType: RESOURCE_MIME_TYPE,
+        _meta: { ui: { csp, prefersBorder: true } },
+      },
+    ]);
+    const [contents] = (await client.readResource({ uri: URI })).contents;
+    expect(contents).toMatchObject({
+      uri: URI,
+      mimeType: "text/html;profile=mcp-app",
+      _meta: { ui: { csp, prefersBorder: true } },
+    });
+    const html = contents && "text" in contents ? contents.text : "";
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain("<title>Thermostat</title>");
+    expect(html).toContain("<thermo-stat></thermo-stat>");
+    // The imported module is in the document, and nothing is loaded from elsewhere.
+    expect(html).toContain('customElements.define("thermo-stat"');
+    expect(html).toContain("°C");
+    expect(html).not.toMatch(/<script[^>]*\ssrc=/);
+    // A "</script>" inside the code does not end the script early.
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+  });
+
+  it("links each command's tool to the view, and no tool of a layer's own", async () => {
+    const view = await mcpAppView({ element: "thermo-stat", module: pathToFileURL(MODULE) });
+    const client = await connected({ view, search: toolSearch() });
+
+    const { tools } = await client.listTools();
+    const links = Object.fromEntries(tools.map((tool) => [tool.name, tool._meta]));
+    const link = { ui: { resourceUri: URI }, [RESOURCE_URI_META_KEY]: URI };
+    expect(links).toEqual({ read: link, setTarget: link, search_tools: undefined });
+    // The view's document, read whole without the application's own resources.
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([URI]);
+  });
+
+  it("serves beside the application's own resources, at the address it is given", async () => {
+    const view = await mcpAppView({
+      element: "thermo-stat",
+      module: MODULE,
+      uri: "ui://thermostat/view.html",
+    });
+    const manual = {
+      uri: "thermostat://manual",
+      name: "manual",
+      read: () => ({ text: "Press +." }),
+    };
+    const client = await connected({ view, resources: [manual] });
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
+      "thermostat://manual",
+      "ui://thermostat/view.html",
+    ]);
+  });
+
+  it("refuses what cannot be a view, naming it, before anything is served", async () => {
+    await expect(mcpAppView({ element: "Thermostat", module: MODULE })).rejects.toThrow(
+      'mcpAppView: element must be a custom element name: lowercase, starting with a letter, with a hyphen ("thermo-stat"), not "Thermostat" (a string)',
+    );
+    await expect(
+      mcpAppView({ element: "thermo-stat", module: join(dir, "missing.js") }),
+    ).rejects.toThrow(/^mcpAppView: module .*missing\.js does not bundle: Could not resolve/);
+    await expect(
+      mcpAppView({ element: "thermo-stat", module: MODULE, uri: "https://example.com/view" }),
+    ).rejects.toThrow('mcpAppView: uri must be a ui:// URI ("ui://thermostat/view.html")');
+    const server = new Server({ name: "thermostat", version: "1.0.0" });
+    expect(() => serveMcp(server, thermostat, { view: {} as never })).toThrow(
+      'serveMcp: view must be a view made by mcpAppView (from "ignite-element/tools/mcp-app"), not an object',
+    );
+  });
+});
