@@ -107,6 +107,28 @@ describe("mcpAppView: the component's element as an MCP App view", () => {
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([URI]);
   });
 
+  it("keeps an app-only command's tool from the model: visible to the view alone", async () => {
+    const view = await mcpAppView({
+      element: "thermo-stat",
+      module: MODULE,
+      appOnly: ["setTarget"],
+    });
+    const client = await connected({ view });
+    const { tools } = await client.listTools();
+    const meta = Object.fromEntries(tools.map((tool) => [tool.name, tool._meta]));
+    expect(meta.setTarget).toEqual({
+      ui: { resourceUri: URI, visibility: ["app"] },
+      [RESOURCE_URI_META_KEY]: URI,
+    });
+    expect(meta.read).toEqual({ ui: { resourceUri: URI }, [RESOURCE_URI_META_KEY]: URI });
+
+    const typo = await mcpAppView({ element: "thermo-stat", module: MODULE, appOnly: ["setTemp"] });
+    const server = new Server({ name: "thermostat", version: "1.0.0" });
+    expect(() => serveMcp(server, thermostat, { view: typo })).toThrow(
+      `serveMcp: view's appOnly names "setTemp", which the component does not declare`,
+    );
+  });
+
   it("serves beside the application's own resources, at the address it is given", async () => {
     const view = await mcpAppView({
       element: "thermo-stat",

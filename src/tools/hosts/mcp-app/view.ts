@@ -38,6 +38,13 @@ export interface McpAppViewOptions {
   csp?: McpUiResourceCsp;
   /** Whether the view asks the host for a visible border and background. */
   prefersBorder?: boolean;
+  /**
+   * Commands meant only for the person, through the view: their tools say
+   * `_meta.ui.visibility: ["app"]`, so a host that renders apps keeps them from the model and lets
+   * the view call them. Every other command's tool is the model's and the view's (the default,
+   * `["model", "app"]`).
+   */
+  appOnly?: readonly string[];
 }
 
 /**
@@ -68,6 +75,7 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
   }
   checkOptional(WHO, "csp", options.csp, anObject);
   checkOptional(WHO, "prefersBorder", options.prefersBorder, aBoolean);
+  const appOnly = new Set(checkOptional(WHO, "appOnly", options.appOnly, COMMAND_NAMES));
   const { name = element, title, description, csp, prefersBorder } = options;
 
   const html = page(element, title ?? element, await bundled(WHO, module));
@@ -77,6 +85,10 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
   };
   // Both spellings of the link: `ui.resourceUri`, and the flat key hosts read before it.
   const link = Object.freeze({ ui: { resourceUri: uri }, [RESOURCE_URI_META_KEY]: uri });
+  const appLink = Object.freeze({
+    ui: { resourceUri: uri, visibility: ["app"] },
+    [RESOURCE_URI_META_KEY]: uri,
+  });
   return {
     resource: {
       uri,
@@ -87,7 +99,8 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
       _meta: { ui },
       read: () => ({ text: html }),
     },
-    toolMeta: () => link,
+    toolMeta: (command) => (appOnly.has(command) ? appLink : link),
+    appOnly: [...appOnly],
   };
 }
 
@@ -153,6 +166,12 @@ const A_MODULE: Expect<string | URL> = {
   test: (value): value is string | URL =>
     (typeof value === "string" && value !== "") ||
     (value instanceof URL && value.protocol === "file:"),
+};
+
+const COMMAND_NAMES: Expect<readonly string[]> = {
+  allowed: "a list of command names",
+  test: (value): value is readonly string[] =>
+    Array.isArray(value) && value.every((name) => typeof name === "string" && name !== ""),
 };
 
 const A_UI_URI: Expect<string> = {

@@ -4,6 +4,7 @@
  * are checked, the list's cache hints, the watchers' looks and the resources the calls returned;
  * and which revision a request speaks, which the rooms that answer it read.
  */
+
 import {
   type CacheScope,
   PROTOCOL_VERSION_META_KEY,
@@ -11,6 +12,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { igniteTools } from "#compat";
 import { withDefaults } from "../../bridge/default-options.js";
+import { partsOf } from "../../bridge/pipeline.js";
 import { isRecord } from "../../core/json.js";
 import type { AgentComponent, RuntimeEvent } from "../../core/types.js";
 import { type McpEmbeddedResource, mcp } from "../../dialects/mcp/dialect.js";
@@ -108,6 +110,18 @@ export function hostOf<S, E extends RuntimeEvent>(
   const { dialect, bridge } = bridgeOf(component, options, returned);
   // Read now, so a malformed schema is a TypeError here rather than at the client's first list.
   bridge.toToolDefs();
+  // A command named app-only that is not declared is a typo: said now, not by a missing tool.
+  const commands = new Set(
+    partsOf(bridge, who)
+      .declared()
+      .map((tool) => tool.name),
+  );
+  const unknown = options.view?.appOnly?.find((name) => !commands.has(name));
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `${who}: view's appOnly names ${JSON.stringify(unknown)}, which the component does not declare`,
+    );
+  }
   const declared = (options.offer ?? "declared") === "declared";
   return {
     component,

@@ -84,6 +84,8 @@ export interface McpView {
   readonly resource: McpResource;
   /** The `_meta` the tool for `command` carries (its link to the view), or none. */
   toolMeta(command: string): Readonly<Record<string, unknown>> | undefined;
+  /** The commands meant only for the person (visible to the view, not the model). */
+  readonly appOnly?: readonly string[];
 }
 
 /** A text, or bytes as base64 (`blob`): what a resource holds when it is read. */
