@@ -14,6 +14,8 @@ export default defineConfig({
   splitting: true,
   target: "es2022",
   platform: "neutral",
+  // `import.meta.url` in the CommonJS build too (mcp-app finds the view's runtime beside it).
+  shims: true,
   outDir: "dist",
   // Runtime dependencies and optional peers are the application's to install; `#…` imports are
   // chosen by the application's runtime through package.json `imports` conditions.

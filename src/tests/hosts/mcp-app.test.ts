@@ -90,6 +90,8 @@ describe("mcpAppView: the component's element as an MCP App view", () => {
     // The imported module is in the document, and nothing is loaded from elsewhere.
     expect(html).toContain('customElements.define("thermo-stat"');
     expect(html).toContain("°C");
+    // The runtime, on the extension's App: it connects to the host and hands the element its state.
+    expect(html).toContain('"ui/initialize"');
     expect(html).not.toMatch(/<script[^>]*\ssrc=/);
     // A "</script>" inside the code does not end the script early.
     expect(html.match(/<\/script>/g)).toHaveLength(1);

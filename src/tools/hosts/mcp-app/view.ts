@@ -7,6 +7,8 @@
  * element needs is in the document. Node only: the module is bundled with esbuild when the view is
  * made, once.
  */
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpUiResourceCsp } from "@modelcontextprotocol/ext-apps";
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
@@ -78,7 +80,7 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
   const appOnly = new Set(checkOptional(WHO, "appOnly", options.appOnly, COMMAND_NAMES));
   const { name = element, title, description, csp, prefersBorder } = options;
 
-  const html = page(element, title ?? element, await bundled(WHO, module));
+  const html = page(element, title ?? element, await bundled(WHO, module, element));
   const ui = {
     ...(csp === undefined ? {} : { csp }),
     ...(prefersBorder === undefined ? {} : { prefersBorder }),
@@ -104,12 +106,21 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
   };
 }
 
-/** The module and everything it imports, as one minified ES module for a browser. */
-async function bundled(who: string, module: string | URL): Promise<string> {
+/**
+ * The module and everything it imports, then the view's runtime started on `element`, as one
+ * minified ES module for a browser.
+ */
+async function bundled(who: string, module: string | URL, element: string): Promise<string> {
+  // A path is read from the current directory, as esbuild reads it.
+  const file = resolve(module instanceof URL ? fileURLToPath(module) : module);
+  const contents = [
+    `import ${JSON.stringify(file)};`,
+    `import { startView } from ${JSON.stringify(runtimeFile())};`,
+    `startView(${JSON.stringify(element)});`,
+  ].join("\n");
   try {
     const { outputFiles } = await build({
-      // A path is read from the current directory, as esbuild reads it.
-      entryPoints: [module instanceof URL ? fileURLToPath(module) : module],
+      stdin: { contents, resolveDir: dirname(file), loader: "js" },
       bundle: true,
       format: "esm",
       platform: "browser",
@@ -127,6 +138,19 @@ async function bundled(who: string, module: string | URL): Promise<string> {
       `${who}: module ${String(module)} does not bundle: ${first ?? String(error)}`,
     );
   }
+}
+
+/**
+ * The view's runtime (`ignite-element/tools/mcp-app-view`) as a file esbuild can bundle: the
+ * built entry beside this one in the package, or its source where this one runs from source.
+ */
+function runtimeFile(): string {
+  const candidates = ["./mcp-app-view.js", "./tools/mcp-app-view.js", "./runtime.ts"];
+  for (const candidate of candidates) {
+    const file = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  throw new TypeError("mcpAppView: the view's runtime is missing from the package");
 }
 
 /** The view's document: the element, then its code, inline — nothing loaded from elsewhere. */

@@ -1,0 +1,132 @@
+/**
+ * The runtime inside an MCP App view: the extension's own `App` (the view) and `AppBridge` (the
+ * host, forwarding to the server through the SDK v2 client), linked in memory as a host's iframe
+ * links them by postMessage, over a server that serves the component.
+ */
+
+import { Client } from "@modelcontextprotocol/client";
+import { App } from "@modelcontextprotocol/ext-apps";
+import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
+import { type AgentComponent, approval } from "ignite-element/tools";
+import { viewComponent } from "ignite-element/tools/mcp-app-view";
+import { serveMcp } from "ignite-element/tools/mcp-server";
+import { describe, expect, it, vi } from "vitest";
+
+interface Thermostat {
+  target: number;
+}
+
+function thermostat() {
+  const ran: number[] = [];
+  const component: AgentComponent<Thermostat> = {
+    getSchema: () => ({
+      commands: {
+        setTarget: {
+          description: "Set the target temperature.",
+          input: {
+            type: "object",
+            properties: { celsius: { type: "number", minimum: 5, maximum: 30 } },
+            required: ["celsius"],
+            additionalProperties: false,
+          },
+        },
+      },
+    }),
+    execute: (_command, input) => {
+      const { celsius } = input as { celsius: number };
+      ran.push(celsius);
+      return { state: { target: celsius }, events: [{ type: "targetSet", payload: { celsius } }] };
+    },
+  };
+  return { component, ran };
+}
+
+/** A host: the client to the server, and the bridge to the view, with what the view told it. */
+async function hostAndView(component: AgentComponent<Thermostat>, options = {}) {
+  const server = new Server({ name: "thermostat", version: "1.0.0" });
+  serveMcp(server, component, options);
+  const client = new Client({ name: "host", version: "1.0.0" });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+
+  const told: unknown[] = [];
+  const bridge = new AppBridge(
+    client,
+    { name: "host", version: "1.0.0" },
+    { serverTools: {}, updateModelContext: { text: {} } },
+  );
+  bridge.onupdatemodelcontext = async (params) => {
+    told.push(params);
+    return {};
+  };
+  const app = new App({ name: "thermo-stat", version: "1.0.0" }, {}, { autoResize: false });
+  const view = viewComponent<Thermostat>(app);
+  const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([bridge.connect(hostSide), app.connect(viewSide)]);
+  return { client, bridge, view, told };
+}
+
+describe("the view's runtime: the server's component through the host", () => {
+  it("shows the state of each result the host pushes, and the input while it streams", async () => {
+    const { component } = thermostat();
+    const { client, bridge, view } = await hostAndView(component);
+    const heard: unknown[] = [];
+    view.onEvent((event) => heard.push(event));
+    let changes = 0;
+    view.subscribe(() => {
+      changes += 1;
+    });
+    expect(view.getSnapshot()).toBeUndefined();
+
+    await bridge.sendToolInputPartial({ arguments: { celsius: 2 } });
+    await vi.waitFor(() => expect(view.input).toEqual({ celsius: 2 }));
+    await bridge.sendToolInput({ arguments: { celsius: 22 } });
+    await vi.waitFor(() => expect(view.input).toEqual({ celsius: 22 }));
+    const result = await client.callTool({ name: "setTarget", arguments: { celsius: 22 } });
+    await bridge.sendToolResult(result);
+
+    await vi.waitFor(() => expect(view.getSnapshot()).toEqual({ target: 22 }));
+    expect(view.input).toBeUndefined();
+    expect(heard).toEqual([{ type: "targetSet", payload: { celsius: 22 } }]);
+    expect(changes).toBe(3);
+  });
+
+  it("runs a person's click once on the server, and tells the model what they did", async () => {
+    const { component, ran } = thermostat();
+    const { view, told } = await hostAndView(component);
+
+    const done = await view.execute("setTarget", { celsius: 23 });
+
+    expect(done).toEqual({
+      state: { target: 23 },
+      events: [{ type: "targetSet", payload: { celsius: 23 } }],
+    });
+    expect(ran).toEqual([23]);
+    expect(view.getSnapshot()).toEqual({ target: 23 });
+    expect(told).toEqual([
+      {
+        content: [
+          {
+            type: "text",
+            text: 'The person ran setTarget {"celsius":23} in the view. The state is now {"target":23}.',
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("answers a click the bridge refuses with its reason, running nothing and telling nobody", async () => {
+    const { component, ran } = thermostat();
+    const { view, told } = await hostAndView(component, {
+      approve: approval(() => "deny"),
+    });
+    await expect(view.execute("setTarget", { celsius: 99 })).rejects.toThrow(
+      /Error \(InvalidInput\): Invalid input for "setTarget"/,
+    );
+    await expect(view.execute("setTarget", { celsius: 21 })).rejects.toThrow(/Error \(Denied\)/);
+    expect(ran).toEqual([]);
+    expect(view.getSnapshot()).toBeUndefined();
+    expect(told).toEqual([]);
+  });
+});
