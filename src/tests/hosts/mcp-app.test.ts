@@ -15,8 +15,10 @@ import { mcpAppView } from "ignite-element/tools/mcp-app";
 import { serveMcp } from "ignite-element/tools/mcp-server";
 import { describe, expect, it } from "vitest";
 
-// The element's module, and a module it imports: the view must carry both.
+// The element's module, and a module it imports: the view must carry both — in a package that
+// says it has no side effects, as many do, while the element's module is all side effect.
 const dir = mkdtempSync(join(tmpdir(), "ignite-view-"));
+writeFileSync(join(dir, "package.json"), '{ "type": "module", "sideEffects": false }\n');
 writeFileSync(
   join(dir, "format.js"),
   'export const degrees = (value) => value.toFixed(1) + " °C";\nexport const END = "</script>";\n',
@@ -155,7 +157,13 @@ describe("mcpAppView: the component's element as an MCP App view", () => {
     );
     await expect(
       mcpAppView({ element: "thermo-stat", module: join(dir, "missing.js") }),
-    ).rejects.toThrow(/^mcpAppView: module .*missing\.js does not bundle: Could not resolve/);
+    ).rejects.toThrow(/^mcpAppView: module .*missing\.js is not there \(\/.*missing\.js\)$/);
+    writeFileSync(join(dir, "broken.js"), 'import "./nowhere.js";\n');
+    await expect(
+      mcpAppView({ element: "thermo-stat", module: join(dir, "broken.js") }),
+    ).rejects.toThrow(
+      /^mcpAppView: module .*broken\.js does not bundle: Could not resolve "\.\/nowhere\.js"/,
+    );
     await expect(
       mcpAppView({ element: "thermo-stat", module: MODULE, uri: "https://example.com/view" }),
     ).rejects.toThrow('mcpAppView: uri must be a ui:// URI ("ui://thermostat/view.html")');

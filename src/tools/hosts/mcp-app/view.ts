@@ -113,6 +113,8 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
 async function bundled(who: string, module: string | URL, element: string): Promise<string> {
   // A path is read from the current directory, as esbuild reads it.
   const file = resolve(module instanceof URL ? fileURLToPath(module) : module);
+  if (!existsSync(file))
+    throw new TypeError(`${who}: module ${String(module)} is not there (${file})`);
   const contents = [
     `import ${JSON.stringify(file)};`,
     `import { startView } from ${JSON.stringify(runtimeFile())};`,
@@ -121,6 +123,18 @@ async function bundled(who: string, module: string | URL, element: string): Prom
   try {
     const { outputFiles } = await build({
       stdin: { contents, resolveDir: dirname(file), loader: "js" },
+      // The module is imported for what it does (it defines the element), which a package's
+      // `"sideEffects": false` would otherwise let esbuild leave out.
+      plugins: [
+        {
+          name: "the element's module runs",
+          setup(build) {
+            build.onResolve({ filter: /./ }, ({ path }) =>
+              path === file ? { path, sideEffects: true } : undefined,
+            );
+          },
+        },
+      ],
       bundle: true,
       format: "esm",
       platform: "browser",
