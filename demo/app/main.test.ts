@@ -43,7 +43,11 @@ describe("npm run demo:app", () => {
     const client = new Client({ name: "host", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.mimeType)).toEqual(["text/html;profile=mcp-app"]);
+    // The view, and the thermostat's state beside it, which the view reads between calls.
+    expect(resources.map((resource) => resource.mimeType)).toEqual([
+      "text/html;profile=mcp-app",
+      "application/json",
+    ]);
     await client.close();
   }, 60_000);
 });

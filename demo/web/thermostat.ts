@@ -90,6 +90,8 @@ export function createThermostat(initial: ThermostatState = FACTORY): Thermostat
       return state;
     },
     getSchema: () => SCHEMA,
+    // The state now: what a live view (npm run demo:app) reads between calls.
+    getSnapshot: () => state,
     canExecute: (command) =>
       command !== "boost" || (state.mode === "heat" && state.boostMinutes === 0),
     // Inputs arrive validated against SCHEMA (defaults applied): the casts only name their type.

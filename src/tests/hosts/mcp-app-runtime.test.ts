@@ -4,12 +4,16 @@
  * links them by postMessage, over a server that serves the component.
  */
 
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { App } from "@modelcontextprotocol/ext-apps";
 import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
 import { type AgentComponent, approval } from "ignite-element/tools";
-import { viewComponent } from "ignite-element/tools/mcp-app-view";
+import { mcpAppView } from "ignite-element/tools/mcp-app";
+import { type ViewOptions, viewComponent } from "ignite-element/tools/mcp-app-view";
 import { serveMcp } from "ignite-element/tools/mcp-server";
 import { describe, expect, it, vi } from "vitest";
 
@@ -43,7 +47,11 @@ function thermostat() {
 }
 
 /** A host: the client to the server, and the bridge to the view, with what the view told it. */
-async function hostAndView(component: AgentComponent<Thermostat>, options = {}) {
+async function hostAndView(
+  component: AgentComponent<Thermostat>,
+  options = {},
+  viewOptions: ViewOptions = {},
+) {
   const server = new Server({ name: "thermostat", version: "1.0.0" });
   serveMcp(server, component, options);
   const client = new Client({ name: "host", version: "1.0.0" });
@@ -54,17 +62,17 @@ async function hostAndView(component: AgentComponent<Thermostat>, options = {}) 
   const bridge = new AppBridge(
     client,
     { name: "host", version: "1.0.0" },
-    { serverTools: {}, updateModelContext: { text: {} } },
+    { serverTools: {}, serverResources: {}, updateModelContext: { text: {} } },
   );
   bridge.onupdatemodelcontext = async (params) => {
     told.push(params);
     return {};
   };
   const app = new App({ name: "thermo-stat", version: "1.0.0" }, {}, { autoResize: false });
-  const view = viewComponent<Thermostat>(app);
+  const view = viewComponent<Thermostat>(app, viewOptions);
   const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([bridge.connect(hostSide), app.connect(viewSide)]);
-  return { client, bridge, view, told };
+  return { client, bridge, view, told, app };
 }
 
 describe("the view's runtime: the server's component through the host", () => {
@@ -128,5 +136,29 @@ describe("the view's runtime: the server's component through the host", () => {
     expect(ran).toEqual([]);
     expect(view.getSnapshot()).toBeUndefined();
     expect(told).toEqual([]);
+  });
+
+  it("shows a change made outside calls, read from the server between them", async () => {
+    const { component } = thermostat();
+    let target = 20;
+    const listeners = new Set<() => void>();
+    const live: AgentComponent<Thermostat> = {
+      ...component,
+      getSnapshot: () => ({ target }),
+      subscribe: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const dir = mkdtempSync(join(tmpdir(), "ignite-view-"));
+    writeFileSync(join(dir, "view.js"), "");
+    const made = await mcpAppView({ element: "thermo-stat", module: join(dir, "view.js") });
+    const stateUri = made.stateUri ?? "";
+    const { view, app } = await hostAndView(live, { view: made }, { stateUri, refreshMs: 20 });
+
+    await vi.waitFor(() => expect(view.getSnapshot()).toEqual({ target: 20 }));
+    target = 24; // the application's own change, no call made
+    await vi.waitFor(() => expect(view.getSnapshot()).toEqual({ target: 24 }));
+    await app.close();
   });
 });

@@ -133,6 +133,42 @@ describe("mcpAppView: the component's element as an MCP App view", () => {
     );
   });
 
+  it("serves the component's state between calls beside the view, for a component with getSnapshot", async () => {
+    let target = 21;
+    const live: AgentComponent<{ target: number }> = {
+      ...thermostat,
+      getSnapshot: () => ({ target }),
+    };
+    const view = await mcpAppView({ element: "thermo-stat", module: MODULE });
+    const server = new Server({ name: "thermostat", version: "1.0.0" });
+    serveMcp(server, live, { view });
+    const client = new Client({ name: "host", version: "1.0.0" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+
+    const STATE = "ui://ignite-element/thermo-stat.state.json";
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => [resource.uri, resource.mimeType])).toEqual([
+      [URI, RESOURCE_MIME_TYPE],
+      [STATE, "application/json"],
+    ]);
+    target = 23.5;
+    expect((await client.readResource({ uri: STATE })).contents).toEqual([
+      { uri: STATE, mimeType: "application/json", text: '{"target":23.5}' },
+    ]);
+    // The document starts its runtime reading it.
+    const [page] = (await client.readResource({ uri: URI })).contents;
+    expect(page && "text" in page ? page.text : "").toContain(`stateUri:"${STATE}"`);
+
+    const still = await mcpAppView({ element: "thermo-stat", module: MODULE, refreshMs: 0 });
+    expect(still.stateUri).toBeUndefined();
+    await expect(
+      mcpAppView({ element: "thermo-stat", module: MODULE, refreshMs: 5 }),
+    ).rejects.toThrow(
+      "mcpAppView: refreshMs must be a whole number of milliseconds: 0 (never), or from 100 up, not 5",
+    );
+  });
+
   it("serves beside the application's own resources, at the address it is given", async () => {
     const view = await mcpAppView({
       element: "thermo-stat",

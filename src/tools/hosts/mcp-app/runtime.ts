@@ -32,12 +32,25 @@ export interface ViewComponent<S = unknown, E extends RuntimeEvent = RuntimeEven
 /** A tool result as the host pushes it and `callServerTool` answers it. */
 type ToolResult = Awaited<ReturnType<App["callServerTool"]>>;
 
+/** Options of `viewComponent`. */
+export interface ViewOptions {
+  /**
+   * The resource where the server serves the component's state between calls (`McpView.stateUri`,
+   * which `mcpAppView` gives its runtime): read through the host every `refreshMs`, so a change
+   * made outside calls reaches the view. Without it, the view shows the state of each result.
+   */
+  stateUri?: string;
+  /** How often the state is read, in milliseconds. @default 2000 */
+  refreshMs?: number;
+}
+
 /**
  * The component `app` mirrors. Call it before `app.connect()`: the host may send the first result
  * as soon as the view is ready.
  */
 export function viewComponent<S = unknown, E extends RuntimeEvent = RuntimeEvent>(
   app: App,
+  options: ViewOptions = {},
 ): ViewComponent<S, E> {
   let snapshot: S | undefined;
   let input: Readonly<Record<string, unknown>> | undefined;
@@ -73,6 +86,33 @@ export function viewComponent<S = unknown, E extends RuntimeEvent = RuntimeEvent
   app.ontoolresult = (result) => {
     shown(result);
   };
+  const { stateUri, refreshMs = 2_000 } = options;
+  if (stateUri !== undefined) {
+    // The state between calls, read through the host once it is connected and serves resources.
+    let reading = false;
+    const read = async () => {
+      if (reading || !app.getHostCapabilities()?.serverResources) return;
+      reading = true;
+      try {
+        const [contents] = (await app.readServerResource({ uri: stateUri })).contents;
+        const text = contents && "text" in contents ? contents.text : undefined;
+        if (text !== undefined && text !== JSON.stringify(snapshot)) {
+          snapshot = JSON.parse(text) as S;
+          changed();
+        }
+      } catch {
+        // The host or the server could not answer now: the view keeps what it shows.
+      } finally {
+        reading = false;
+      }
+    };
+    const timer = setInterval(read, refreshMs);
+    const closed = app.onclose;
+    app.onclose = () => {
+      clearInterval(timer);
+      closed?.();
+    };
+  }
   return {
     getSnapshot: () => snapshot,
     get input() {
@@ -110,11 +150,11 @@ function textOf(result: ToolResult): string {
  * Connects the view to its host and gives `element` (its tag name, or the element) the server's
  * component as its `component` property. What `mcpAppView` runs in the view's document.
  */
-export async function startView(element: string | object): Promise<App> {
+export async function startView(element: string | object, options?: ViewOptions): Promise<App> {
   const found = typeof element === "string" ? inDocument(element) : element;
   const name = typeof element === "string" ? element : "view";
   const app = new App({ name, version: "1.0.0" });
-  const component = viewComponent(app);
+  const component = viewComponent(app, options);
   if (found) Reflect.set(found, "component", component);
   await app.connect();
   return app;

@@ -47,6 +47,13 @@ export interface McpAppViewOptions {
    * `["model", "app"]`).
    */
   appOnly?: readonly string[];
+  /**
+   * How often the view reads the component's state between calls, in milliseconds, so a change
+   * made outside calls reaches it (for a component with `getSnapshot`); `0` never: the view then
+   * shows the state of each result only.
+   * @default 2000
+   */
+  refreshMs?: number;
 }
 
 /**
@@ -78,9 +85,13 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
   checkOptional(WHO, "csp", options.csp, anObject);
   checkOptional(WHO, "prefersBorder", options.prefersBorder, aBoolean);
   const appOnly = new Set(checkOptional(WHO, "appOnly", options.appOnly, COMMAND_NAMES));
+  const refreshMs = checkOptional(WHO, "refreshMs", options.refreshMs, REFRESH) ?? 2_000;
   const { name = element, title, description, csp, prefersBorder } = options;
 
-  const html = page(element, title ?? element, await bundled(WHO, module, element));
+  // The state between calls, beside the view: `….html` → `….state.json`.
+  const stateUri = refreshMs === 0 ? undefined : `${uri.replace(/\.html?$/, "")}.state.json`;
+  const started = stateUri === undefined ? {} : { stateUri, refreshMs };
+  const html = page(element, title ?? element, await bundled(WHO, module, element, started));
   const ui = {
     ...(csp === undefined ? {} : { csp }),
     ...(prefersBorder === undefined ? {} : { prefersBorder }),
@@ -103,6 +114,7 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
     },
     toolMeta: (command) => (appOnly.has(command) ? appLink : link),
     appOnly: [...appOnly],
+    ...(stateUri === undefined ? {} : { stateUri }),
   };
 }
 
@@ -110,7 +122,12 @@ export async function mcpAppView(options: McpAppViewOptions): Promise<McpView> {
  * The module and everything it imports, then the view's runtime started on `element`, as one
  * minified ES module for a browser.
  */
-async function bundled(who: string, module: string | URL, element: string): Promise<string> {
+async function bundled(
+  who: string,
+  module: string | URL,
+  element: string,
+  options: { stateUri?: string; refreshMs?: number },
+): Promise<string> {
   // A path is read from the current directory, as esbuild reads it.
   const file = resolve(module instanceof URL ? fileURLToPath(module) : module);
   if (!existsSync(file))
@@ -118,7 +135,7 @@ async function bundled(who: string, module: string | URL, element: string): Prom
   const contents = [
     `import ${JSON.stringify(file)};`,
     `import { startView } from ${JSON.stringify(runtimeFile())};`,
-    `startView(${JSON.stringify(element)});`,
+    `startView(${JSON.stringify(element)}, ${JSON.stringify(options)});`,
   ].join("\n");
   try {
     const { outputFiles } = await build({
@@ -210,6 +227,12 @@ const COMMAND_NAMES: Expect<readonly string[]> = {
   allowed: "a list of command names",
   test: (value): value is readonly string[] =>
     Array.isArray(value) && value.every((name) => typeof name === "string" && name !== ""),
+};
+
+const REFRESH: Expect<number> = {
+  allowed: "a whole number of milliseconds: 0 (never), or from 100 up",
+  test: (value): value is number =>
+    typeof value === "number" && Number.isSafeInteger(value) && (value === 0 || value >= 100),
 };
 
 const A_UI_URI: Expect<string> = {

@@ -22,6 +22,8 @@ import {
   hasMethods,
 } from "../../core/checks.js";
 import { isRecord } from "../../core/json.js";
+import type { AgentComponent, RuntimeEvent } from "../../core/types.js";
+import { toJsonText } from "../../wire/result-text.js";
 import { isModern } from "./host.js";
 import type {
   McpResource,
@@ -46,7 +48,12 @@ export interface Resources {
  *
  * @throws TypeError naming `who` and the entry for one that is neither.
  */
-export function resourcesOf(who: string, entries: unknown, view: unknown): Resources | undefined {
+export function resourcesOf(
+  who: string,
+  entries: unknown,
+  view: unknown,
+  component: AgentComponent<unknown, RuntimeEvent>,
+): Resources | undefined {
   const shown = checkOptional(who, "view", view, A_VIEW);
   if (entries === undefined && shown === undefined) return undefined;
   const list = check(who, "resources", entries ?? [], A_LIST);
@@ -71,7 +78,29 @@ export function resourcesOf(who: string, entries: unknown, view: unknown): Resou
     }
   });
   if (shown) fixed.push(shown.resource);
+  const state = shown && stateOf(shown, component);
+  if (state) fixed.push(state);
   return { fixed, templates };
+}
+
+/**
+ * The view's state resource: the component's snapshot as JSON, read afresh at each read, for a
+ * component with `getSnapshot` (without one, the view shows the state of each result only).
+ */
+function stateOf(
+  view: McpView,
+  component: AgentComponent<unknown, RuntimeEvent>,
+): McpResource | undefined {
+  const { stateUri } = view;
+  const snapshot = component.getSnapshot;
+  if (stateUri === undefined || typeof snapshot !== "function") return undefined;
+  return {
+    uri: stateUri,
+    name: `${view.resource.name} state`,
+    description: "The component's state now, as the view shows it between calls.",
+    mimeType: "application/json",
+    read: () => ({ text: toJsonText(snapshot.call(component)) }),
+  };
 }
 
 const A_VIEW = /* @__PURE__ */ hasMethods<McpView>(

@@ -77,7 +77,7 @@ export function mcpServerFactory<S, E extends RuntimeEvent>(
   options: McpServerFactoryOptions<S, E> = {},
 ): IgniteMcpServerFactory {
   const host = hostOf("mcpServerFactory", component, options);
-  const resources = resourcesOf("mcpServerFactory", options.resources, options.view);
+  const resources = resourcesOf("mcpServerFactory", options.resources, options.view, component);
   const { serverInfo = { name: "ignite-element", version: "1.0.0" }, bus } = options;
   const stop = bus && watch(host, () => bus.publish({ kind: "tools_list_changed" }));
   const capabilities = capabilitiesOf(host, resources);
@@ -135,7 +135,7 @@ export function serveMcp<S, E extends RuntimeEvent>(
   options: ServeMcpOptions<S, E> = {},
 ): () => void {
   check("serveMcp", "server", server satisfies unknown, SERVER);
-  const resources = resourcesOf("serveMcp", options.resources, options.view);
+  const resources = resourcesOf("serveMcp", options.resources, options.view, component);
   const host = hostOf("serveMcp", component, options);
   try {
     server.registerCapabilities(capabilitiesOf(host, resources));

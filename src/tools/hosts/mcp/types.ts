@@ -86,6 +86,11 @@ export interface McpView {
   toolMeta(command: string): Readonly<Record<string, unknown>> | undefined;
   /** The commands meant only for the person (visible to the view, not the model). */
   readonly appOnly?: readonly string[];
+  /**
+   * Where the view reads the component's state between calls: the server serves the component's
+   * `getSnapshot()` there as JSON, when it has one, so a change made outside calls reaches the view.
+   */
+  readonly stateUri?: string;
 }
 
 /** A text, or bytes as base64 (`blob`): what a resource holds when it is read. */
