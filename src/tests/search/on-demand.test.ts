@@ -1,5 +1,8 @@
 import { Server } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
+import { aiSdkTools } from "../../tools/adapters/ai-sdk.js";
+import { langchainTools } from "../../tools/adapters/langchain.js";
+import { agentsTools } from "../../tools/adapters/openai-agents.js";
 import { gemini } from "../../tools/dialects/gemini/dialect.js";
 import { type OllamaChatResponse, ollama } from "../../tools/dialects/ollama/dialect.js";
 import { ollamaStream } from "../../tools/dialects/ollama/stream.js";
@@ -262,6 +265,18 @@ describe("toolSearch's on-demand options", () => {
       "serveMcp: search takes toolSearch() without onDemand here",
     );
     expect(() => serveMcp(server, shop().component, { search: toolSearch() })).not.toThrow();
+    // A framework is given its tools once: what a search found could never be added.
+    const { component } = shop();
+    for (const [who, make] of [
+      ["aiSdkTools", () => aiSdkTools(component, { search: onDemand })],
+      ["agentsTools", () => agentsTools(component, { search: onDemand })],
+      ["langchainTools", () => langchainTools(component, { search: onDemand })],
+    ] as const) {
+      expect(make).toThrow(`${who}: search takes toolSearch() without onDemand here`);
+    }
+    expect(Object.keys(aiSdkTools(component, { search: toolSearch() }).tools)).toContain(
+      "search_tools",
+    );
     expect(toolSearch().threshold).toBeUndefined();
   });
 });

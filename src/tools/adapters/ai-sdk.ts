@@ -202,6 +202,7 @@ export function aiSdkTools<S, E extends RuntimeEvent>(
     { names: PORTABLE_NAMES },
     HAS_APPROVALS,
     AI_SDK_CARRIES,
+    "aiSdkTools",
   );
   const approve = HAS_APPROVALS ? options.approve : undefined;
   const preliminary = options.preliminary === true;

@@ -116,6 +116,7 @@ export function langchainTools<S, E extends RuntimeEvent>(
     { names: LANGCHAIN_NAMES },
     "asked",
     LANGCHAIN_CARRIES,
+    "langchainTools",
   );
   return adapter.tools.map((wire) => new BridgedTool(wire, adapter));
 }

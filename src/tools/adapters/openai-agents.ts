@@ -68,6 +68,7 @@ export function agentsTools<S, E extends RuntimeEvent, Context = unknown>(
     { names: OPENAI_NAMES, strict: strict ? OPENAI_STRICT : undefined },
     true,
     AGENTS_CARRIES,
+    "agentsTools",
   );
   return adapter.tools.map((wire) => {
     const made = tool<ToolParameters, Context, AgentsToolOutput>({

@@ -140,7 +140,16 @@ export function adapterTools<S, E extends RuntimeEvent>(
   frameworkAsks: FrameworkAsks = false,
   /** The kinds of content part the framework carries as blocks of its own (none: as text). */
   carries: readonly ContentPart["type"][] = [],
+  /** The function that made the tools, named in a `TypeError` for an option it cannot honour. */
+  who = "the adapter",
 ): AdapterTools<S, E> {
+  // A framework is given its tools once, when they are made: commands loaded on demand would
+  // leave it the search alone, with nothing it found to call.
+  if (Reflect.get(options.search ?? {}, "threshold") !== undefined) {
+    throw new TypeError(
+      `${who}: search takes toolSearch() without onDemand here: a framework is given its tools once, when they are made, so the commands a search finds could never be added (see docs/tools-on-demand.md)`,
+    );
+  }
   // A dialect whose response is one framework call: the bridge then maps it back against every
   // declared command, queues it, and projects what the model reads, as it does for a provider.
   const dialect: ToolDialect<WireManifest, ProviderCall, ToolAnswer> = {
