@@ -8,6 +8,7 @@ import { type OllamaChatResponse, ollama } from "../../tools/dialects/ollama/dia
 import { ollamaStream } from "../../tools/dialects/ollama/stream.js";
 import { openai } from "../../tools/dialects/openai/dialect.js";
 import { serveMcp } from "../../tools/hosts/mcp/server.js";
+import { provideWebMcp } from "../../tools/hosts/webmcp.js";
 import {
   type ApprovalPolicy,
   approval,
@@ -18,6 +19,7 @@ import {
   type ToolDialect,
   toolSearch,
 } from "../../tools/index.js";
+import { FakeModelContext } from "../hosts/webmcp-model-context.js";
 import { shop } from "./catalogue.js";
 
 // toolSearch({ onDemand: true }): for a dialect whose provider has no tool search of its own, the
@@ -244,6 +246,21 @@ describe("tools on demand in the loop", () => {
     });
     expect(resumed.stop).toBe("done");
     expect(ran).toEqual(["refundOrder"]);
+  });
+});
+
+describe("tools on demand in the visitor's browser (WebMCP)", () => {
+  it("registers the search alone, then each command a search found, as soon as it answered", async () => {
+    const context = new FakeModelContext();
+    const { component, ran } = shop();
+    const stop = provideWebMcp(component, { modelContext: context, search: onDemand });
+    expect(context.names()).toEqual(["search_tools"]);
+
+    await context.callTool("search_tools", { query: "refund an order" });
+    expect(context.names()).toEqual(["refundOrder", "refund_item", "search_tools"]);
+    await context.callTool("refundOrder", {});
+    expect(ran).toEqual(["refundOrder"]);
+    stop();
   });
 });
 
