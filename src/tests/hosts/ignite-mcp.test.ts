@@ -67,6 +67,9 @@ beforeAll(() => {
   project = projectWith(inject("tarball"), [
     "@modelcontextprotocol/server",
     "@modelcontextprotocol/node",
+    // A module's MCP App view (mcp-app's peers).
+    "@modelcontextprotocol/ext-apps",
+    "esbuild",
   ]);
   writeFileSync(join(project, "thermostat.js"), block("js thermostat.js"));
   writeFileSync(join(project, "tickets.ts"), block("ts tickets.ts"));
@@ -598,6 +601,41 @@ async function serveHttp(): Promise<{ url: URL; child: ChildProcess }> {
   if (found === undefined) throw new Error(`no URL in ${JSON.stringify(line)}`);
   return { url: new URL(found), child };
 }
+
+describe("ignite-mcp with a module's MCP App view", () => {
+  it("serves the view the module makes from the installed package, and links its tools to it", async () => {
+    writeFileSync(
+      join(project, "thermo-view.mjs"),
+      'customElements.define("thermo-stat", class extends HTMLElement {});\n',
+    );
+    writeFileSync(
+      join(project, "viewed.mjs"),
+      `import { mcpAppView } from "ignite-element/tools/mcp-app";
+export const component = {
+  getSchema: () => ({ commands: { warmer: { description: "Half a degree warmer." } } }),
+  execute: () => ({ state: { target: 21.5 }, events: [] }),
+};
+export const options = {
+  view: await mcpAppView({ element: "thermo-stat", module: new URL("./thermo-view.mjs", import.meta.url) }),
+};
+`,
+    );
+    const client = await stdioClient({ command: bin, args: [join(project, "viewed.mjs")] });
+    try {
+      const uri = "ui://ignite-element/thermo-stat.html";
+      const [tool] = (await client.listTools()).tools;
+      expect(tool?._meta?.ui).toEqual({ resourceUri: uri });
+      const [view] = (await client.readResource({ uri })).contents;
+      const html = view && "text" in view ? view.text : "";
+      expect(view?.mimeType).toBe("text/html;profile=mcp-app");
+      expect(html).toContain('customElements.define("thermo-stat"');
+      // The view's runtime, bundled from the installed package and its peers.
+      expect(html).toContain('"ui/initialize"');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
 
 describe("ignite-mcp --http", () => {
   it("serves over Streamable HTTP, refuses a request under another Host, and stops on SIGTERM", async () => {
