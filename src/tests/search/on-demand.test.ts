@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/server";
+import { Agent, RunContext } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../tools/adapters/ai-sdk.js";
 import { langchainTools } from "../../tools/adapters/langchain.js";
@@ -19,6 +20,7 @@ import {
   type ToolDialect,
   toolSearch,
 } from "../../tools/index.js";
+import { offered, run, scriptedModel } from "../adapters/ai-sdk-model.js";
 import { FakeModelContext } from "../hosts/webmcp-model-context.js";
 import { shop } from "./catalogue.js";
 
@@ -249,6 +251,41 @@ describe("tools on demand in the loop", () => {
   });
 });
 
+describe("tools on demand in the framework adapters", () => {
+  it("gives the AI SDK every tool, and as activeTools the search and what it found", async () => {
+    const { component, ran } = shop();
+    const { tools, prepareStep } = aiSdkTools(component, { search: onDemand });
+    expect(Object.keys(tools)).toHaveLength(49); // 48 commands and the search
+    const { model, requests } = scriptedModel([
+      [{ toolName: "search_tools", input: '{"query":"refund an order"}' }],
+      [{ toolName: "refundOrder", input: "{}" }],
+      "Refunded.",
+    ]);
+
+    await run("generateText", { model, tools, prepareStep });
+
+    expect(offered(requests[0])).toEqual(["search_tools"]);
+    expect(offered(requests[1]).sort()).toEqual(["refundOrder", "refund_item", "search_tools"]);
+    expect(ran).toEqual(["refundOrder"]);
+  });
+
+  it("enables in the Agents SDK the search, then what it found", async () => {
+    const { component } = shop();
+    const tools = agentsTools(component, { search: onDemand });
+    const agent = new Agent({ name: "shop" });
+    const enabled = async () => {
+      const on = await Promise.all(tools.map((tool) => tool.isEnabled(new RunContext(), agent)));
+      return tools.flatMap((tool, index) => (on[index] ? [tool.name] : [])).sort();
+    };
+    expect(tools).toHaveLength(49);
+    expect(await enabled()).toEqual(["search_tools"]);
+    const search = tools.find((tool) => tool.name === "search_tools");
+    if (search?.type !== "function") throw new Error("no search");
+    await search.invoke(new RunContext(), '{"query":"refund an order"}');
+    expect(await enabled()).toEqual(["refundOrder", "refund_item", "search_tools"]);
+  });
+});
+
 describe("tools on demand in the visitor's browser (WebMCP)", () => {
   it("registers the search alone, then each command a search found, as soon as it answered", async () => {
     const context = new FakeModelContext();
@@ -282,16 +319,12 @@ describe("toolSearch's on-demand options", () => {
       "serveMcp: search takes toolSearch() without onDemand here",
     );
     expect(() => serveMcp(server, shop().component, { search: toolSearch() })).not.toThrow();
-    // A framework is given its tools once: what a search found could never be added.
+    // LangChain is given its tools once, with no way to choose among them per step.
     const { component } = shop();
-    for (const [who, make] of [
-      ["aiSdkTools", () => aiSdkTools(component, { search: onDemand })],
-      ["agentsTools", () => agentsTools(component, { search: onDemand })],
-      ["langchainTools", () => langchainTools(component, { search: onDemand })],
-    ] as const) {
-      expect(make).toThrow(`${who}: search takes toolSearch() without onDemand here`);
-    }
-    expect(Object.keys(aiSdkTools(component, { search: toolSearch() }).tools)).toContain(
+    expect(() => langchainTools(component, { search: onDemand })).toThrow(
+      "langchainTools: search takes toolSearch() without onDemand here",
+    );
+    expect(langchainTools(component, { search: toolSearch() }).map((tool) => tool.name)).toContain(
       "search_tools",
     );
     expect(toolSearch().threshold).toBeUndefined();

@@ -110,6 +110,13 @@ export function langchainTools<S, E extends RuntimeEvent>(
 ): StructuredToolInterface[] {
   // A person is asked only where the application put the middleware: "ask" is approved only for
   // a call its `when` asked about (and so held for a person), never for another.
+  // LangChain's agent is given its tools once and has no way to choose among them per step:
+  // commands loaded on demand could never be called.
+  if (Reflect.get(options.search ?? {}, "threshold") !== undefined) {
+    throw new TypeError(
+      "langchainTools: search takes toolSearch() without onDemand here: LangChain is given its tools once, with no way to offer what a search finds later (see docs/tools-on-demand.md)",
+    );
+  }
   const adapter = adapterTools(
     component,
     options,

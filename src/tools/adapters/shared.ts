@@ -9,6 +9,7 @@
 import { igniteTools, upgrade } from "#compat";
 import { approval as approvalLayer, policyOf } from "../approval/approval.js";
 import { frameworkApproval } from "../approval/framework.js";
+import { partsOf } from "../bridge/pipeline.js";
 import type { IgniteToolsOptions, InvokeOptions } from "../bridge/types.js";
 import type { ContentPart } from "../core/content.js";
 import type { Result } from "../core/result.js";
@@ -143,13 +144,6 @@ export function adapterTools<S, E extends RuntimeEvent>(
   /** The function that made the tools, named in a `TypeError` for an option it cannot honour. */
   who = "the adapter",
 ): AdapterTools<S, E> {
-  // A framework is given its tools once, when they are made: commands loaded on demand would
-  // leave it the search alone, with nothing it found to call.
-  if (Reflect.get(options.search ?? {}, "threshold") !== undefined) {
-    throw new TypeError(
-      `${who}: search takes toolSearch() without onDemand here: a framework is given its tools once, when they are made, so the commands a search finds could never be added (see docs/tools-on-demand.md)`,
-    );
-  }
   // A dialect whose response is one framework call: the bridge then maps it back against every
   // declared command, queues it, and projects what the model reads, as it does for a provider.
   const dialect: ToolDialect<WireManifest, ProviderCall, ToolAnswer> = {
@@ -182,7 +176,13 @@ export function adapterTools<S, E extends RuntimeEvent>(
     offer: "declared",
     ...(approval ? { approve: approvalLayer(approval.policy) } : {}),
   });
-  const { tools } = bridge.toToolDefs();
+  // Every command the bridge lists, whatever its layers offer now: a framework is given its tools
+  // once. What is offered now (the commands a search found, on demand) is told it per step.
+  const parts = partsOf(bridge, who);
+  const { tools } = toWire(parts.listed(), wireOptions, {
+    declared: parts.declared(),
+    warn: parts.warn,
+  });
   const neutral = (tool: WireTool, call: FrameworkCall): NeutralToolCall => {
     const [parsed] = bridge.parseToolCalls(named(tool, call));
     // One framework call parses to exactly one call; the fallback only satisfies the type.
@@ -195,7 +195,10 @@ export function adapterTools<S, E extends RuntimeEvent>(
   const offered = (): ReadonlySet<string> => {
     if (offeredNow === undefined) {
       try {
-        offeredNow = new Set(bridge.manifest().map((tool) => tool.name));
+        const shown = new Set(bridge.toToolDefs().tools.map((tool) => tool.tool.name));
+        offeredNow = new Set(
+          bridge.manifest().flatMap((tool) => (shown.has(tool.name) ? [tool.name] : [])),
+        );
       } catch {
         offeredNow = new Set();
       }

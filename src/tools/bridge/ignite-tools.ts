@@ -125,6 +125,7 @@ export function igniteTools<S, E extends RuntimeEvent, ToolDefs, Response, Resul
     warn,
     manifest: () => turns.manifest(),
     declared: () => turns.declared(),
+    listed: () => turns.listed(),
     dialect,
   };
   for (const layer of layers) layer.install(parts);

@@ -112,6 +112,11 @@ export interface BridgeParts<S, E extends RuntimeEvent> {
    */
   declared(): NeutralManifest;
   /**
+   * The commands the bridge's `offer` gives, before the offer stage chooses among them (the
+   * search's commands on demand): what a framework's fixed tool list holds.
+   */
+  listed(): NeutralManifest;
+  /**
    * The bridge's dialect, for a layer that adapts to its provider (what content it carries), if
    * it has one.
    */

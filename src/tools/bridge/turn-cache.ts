@@ -28,6 +28,11 @@ export interface TurnCache<ToolDefs, Response> {
   /** The commands available now. */
   manifest(): NeutralManifest;
   /**
+   * The commands the bridge's `offer` gives (available now, or every declared one), before a
+   * layer's offer stage chooses among them: what a fixed tool list holds.
+   */
+  listed(): NeutralManifest;
+  /**
    * The dialect's tool definitions for the commands offered (available now, or every declared
    * one with `offer: "declared"`): the same value while unchanged.
    */
@@ -102,6 +107,7 @@ export function turnCache<S, E extends RuntimeEvent, ToolDefs, Response, ResultB
     declaredIn,
     declared,
     manifest: () => cache.available(declared(), canExecute()),
+    listed: () => offered(declared()),
     toToolDefs() {
       const all = declared();
       const now = shown(offered(all), all);
