@@ -13,9 +13,9 @@ import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
 import { type AgentComponent, approval } from "ignite-element/tools";
 import { mcpAppView } from "ignite-element/tools/mcp-app";
-import { type ViewOptions, viewComponent } from "ignite-element/tools/mcp-app-view";
+import { startView, type ViewOptions, viewComponent } from "ignite-element/tools/mcp-app-view";
 import { serveMcp } from "ignite-element/tools/mcp-server";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 interface Thermostat {
   target: number;
@@ -51,6 +51,11 @@ async function hostAndView(
   component: AgentComponent<Thermostat>,
   options = {},
   viewOptions: ViewOptions = {},
+  capabilities: Record<string, object> = {
+    serverTools: {},
+    serverResources: {},
+    updateModelContext: { text: {} },
+  },
 ) {
   const server = new Server({ name: "thermostat", version: "1.0.0" });
   serveMcp(server, component, options);
@@ -59,11 +64,7 @@ async function hostAndView(
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
 
   const told: unknown[] = [];
-  const bridge = new AppBridge(
-    client,
-    { name: "host", version: "1.0.0" },
-    { serverTools: {}, serverResources: {}, updateModelContext: { text: {} } },
-  );
+  const bridge = new AppBridge(client, { name: "host", version: "1.0.0" }, capabilities);
   bridge.onupdatemodelcontext = async (params) => {
     told.push(params);
     return {};
@@ -160,5 +161,68 @@ describe("the view's runtime: the server's component through the host", () => {
     target = 24; // the application's own change, no call made
     await vi.waitFor(() => expect(view.getSnapshot()).toEqual({ target: 24 }));
     await app.close();
+  });
+
+  it("ignores a result that shows no state, and tells no model a host cannot tell", async () => {
+    const { component, ran } = thermostat();
+    const { bridge, view, told } = await hostAndView(component, {}, {}, { serverTools: {} });
+    await bridge.sendToolResult({ content: [{ type: "text", text: "refused" }], isError: true });
+    await bridge.sendToolResult({ content: [], structuredContent: { other: 1 } });
+    expect(view.getSnapshot()).toBeUndefined();
+    expect(await view.execute("setTarget", { celsius: 21 })).toMatchObject({
+      state: { target: 21 },
+    });
+    expect(ran).toEqual([21]);
+    expect(told).toEqual([]);
+  });
+
+  it("reads no state between calls from a host that serves no resources", async () => {
+    const { component } = thermostat();
+    const live: AgentComponent<Thermostat> = { ...component, getSnapshot: () => ({ target: 20 }) };
+    const { view, app } = await hostAndView(
+      live,
+      {},
+      { stateUri: "ui://ignite-element/thermo-stat.state.json", refreshMs: 10 },
+      { serverTools: {} },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(view.getSnapshot()).toBeUndefined();
+    await app.close();
+  });
+});
+
+describe("startView: what the view's document runs", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("gives the element it finds in the document the server's component, once connected", async () => {
+    const element: { component?: unknown } = {};
+    vi.stubGlobal("document", {
+      querySelector: (selector: string) => (selector === "thermo-stat" ? element : null),
+    });
+    const bridge = new AppBridge(null, { name: "host", version: "1.0.0" }, {});
+    const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
+    const [app] = await Promise.all([
+      startView("thermo-stat", {}, viewSide),
+      bridge.connect(hostSide),
+    ]);
+    expect(typeof (element.component as { execute?: unknown }).execute).toBe("function");
+    await app.close();
+
+    // An element given as it is; and a page without the element, or without a document.
+    const given: { component?: unknown } = {};
+    const [second, third] = InMemoryTransport.createLinkedPair();
+    const other = new AppBridge(null, { name: "host", version: "1.0.0" }, {});
+    await Promise.all([startView(given, {}, third), other.connect(second)]).then(([made]) =>
+      made.close(),
+    );
+    expect(given.component).toBeDefined();
+    vi.stubGlobal("document", undefined);
+    const [fourth, fifth] = InMemoryTransport.createLinkedPair();
+    const last = new AppBridge(null, { name: "host", version: "1.0.0" }, {});
+    await Promise.all([startView("thermo-stat", {}, fifth), last.connect(fourth)]).then(([made]) =>
+      made.close(),
+    );
   });
 });

@@ -104,6 +104,8 @@ describe("mcpAppView: the component's element as an MCP App view", () => {
     const client = await connected({ view, search: toolSearch() });
 
     const { tools } = await client.listTools();
+    // Listed again with nothing changed: the same links.
+    expect((await client.listTools()).tools).toEqual(tools);
     const links = Object.fromEntries(tools.map((tool) => [tool.name, tool._meta]));
     const link = { ui: { resourceUri: URI }, [RESOURCE_URI_META_KEY]: URI };
     expect(links).toEqual({ read: link, setTarget: link, search_tools: undefined });

@@ -108,6 +108,9 @@ describe.each(CASES)("tools on demand with $label", ({ dialect, list, respond })
     const second = tools.toToolDefs();
     expect(names(list(second))).toEqual(["search_tools", "refundOrder", "refund_item"]);
     expect(tools.toToolDefs()).toBe(second);
+    // The same finds again: the list stays the same value.
+    await tools.handleToolCalls(respond(["search_tools", { query: "refund an order" }]));
+    expect(tools.toToolDefs()).toBe(second);
 
     await tools.handleToolCalls(respond(["search_tools", { query: "print the shipping label" }]));
     const third = list(tools.toToolDefs());

@@ -65,11 +65,15 @@ describe("toolSearch(): the built-in search tool", () => {
   });
 
   it("is answered as the search, not projected as the component's state", async () => {
-    const tools = igniteTools(shop().component, undefined, {
+    const tools = igniteTools(shop().component, fakeDialect, {
       search: toolSearch(),
       project: ({ snapshot }) => ({ snapshot: { runs: snapshot.ran.length }, events: [] }),
     });
     expect((await foundBy(tools, "track shipment"))[0]?.name).toBe("trackShipment");
+    // A command's own answer is still projected.
+    const call = { id: "t", name: "trackShipment", input: {} };
+    const block = tools.toToolResult(call, await tools.invoke(call));
+    expect(JSON.stringify(block)).toContain('{"runs":1}');
   });
 
   it("refuses a query that is not one, as any tool's input", async () => {

@@ -148,15 +148,21 @@ function textOf(result: ToolResult): string {
 
 /**
  * Connects the view to its host and gives `element` (its tag name, or the element) the server's
- * component as its `component` property. What `mcpAppView` runs in the view's document.
+ * component as its `component` property. What `mcpAppView` runs in the view's document, where
+ * the host is the parent window (`transport`, by default the extension's `PostMessageTransport`).
  */
-export async function startView(element: string | object, options?: ViewOptions): Promise<App> {
+export async function startView(
+  element: string | object,
+  options?: ViewOptions,
+  transport?: Parameters<App["connect"]>[0],
+): Promise<App> {
   const found = typeof element === "string" ? inDocument(element) : element;
   const name = typeof element === "string" ? element : "view";
-  const app = new App({ name, version: "1.0.0" });
+  // The size reports go to a host that shows the view; elsewhere there is no layout to report.
+  const app = new App({ name, version: "1.0.0" }, {}, { autoResize: transport === undefined });
   const component = viewComponent(app, options);
   if (found) Reflect.set(found, "component", component);
-  await app.connect();
+  await app.connect(transport);
   return app;
 }
 
