@@ -6,39 +6,19 @@
  * told.
  */
 import { fileURLToPath } from "node:url";
-import type { AgentComponent } from "ignite-element/tools";
 import { mcpAppView } from "ignite-element/tools/mcp-app";
 import { type McpHttpServer, serveMcpHttp } from "ignite-element/tools/mcp-http";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundlePage } from "../../../demo/web/bundle.js";
 import { type PageServer, servePage } from "../../../demo/web/serve.js";
+import { thermostat as thermostatWithRuns } from "./mcp-app-fixture/thermostat.js";
 import { CHROMIUM } from "./webmcp-chromium.js";
 
 const fixture = (name: string) =>
   fileURLToPath(new URL(`./mcp-app-fixture/${name}`, import.meta.url));
 
-const ran: number[] = [];
-const thermostat: AgentComponent<{ target: number }> = {
-  getSchema: () => ({
-    commands: {
-      setTarget: {
-        description: "Set the target temperature.",
-        input: {
-          type: "object",
-          properties: { celsius: { type: "number", minimum: 5, maximum: 30 } },
-          required: ["celsius"],
-          additionalProperties: false,
-        },
-      },
-    },
-  }),
-  execute: (_command, input) => {
-    const { celsius } = input as { celsius: number };
-    ran.push(celsius);
-    return { state: { target: celsius }, events: [] };
-  },
-};
+const { component: thermostat, ran } = thermostatWithRuns();
 
 let browser: Browser | undefined;
 let page: PageServer | undefined;

@@ -16,35 +16,7 @@ import { mcpAppView } from "ignite-element/tools/mcp-app";
 import { startView, type ViewOptions, viewComponent } from "ignite-element/tools/mcp-app-view";
 import { serveMcp } from "ignite-element/tools/mcp-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-
-interface Thermostat {
-  target: number;
-}
-
-function thermostat() {
-  const ran: number[] = [];
-  const component: AgentComponent<Thermostat> = {
-    getSchema: () => ({
-      commands: {
-        setTarget: {
-          description: "Set the target temperature.",
-          input: {
-            type: "object",
-            properties: { celsius: { type: "number", minimum: 5, maximum: 30 } },
-            required: ["celsius"],
-            additionalProperties: false,
-          },
-        },
-      },
-    }),
-    execute: (_command, input) => {
-      const { celsius } = input as { celsius: number };
-      ran.push(celsius);
-      return { state: { target: celsius }, events: [{ type: "targetSet", payload: { celsius } }] };
-    },
-  };
-  return { component, ran };
-}
+import { type Thermostat, thermostat } from "./mcp-app-fixture/thermostat.js";
 
 /** A host: the client to the server, and the bridge to the view, with what the view told it. */
 async function hostAndView(
