@@ -1,4 +1,3 @@
-import { Server } from "@modelcontextprotocol/server";
 import { Agent, RunContext } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../tools/adapters/ai-sdk.js";
@@ -8,7 +7,6 @@ import { gemini } from "../../tools/dialects/gemini/dialect.js";
 import { type OllamaChatResponse, ollama } from "../../tools/dialects/ollama/dialect.js";
 import { ollamaStream } from "../../tools/dialects/ollama/stream.js";
 import { openai } from "../../tools/dialects/openai/dialect.js";
-import { serveMcp } from "../../tools/hosts/mcp/server.js";
 import { provideWebMcp } from "../../tools/hosts/webmcp.js";
 import {
   type ApprovalPolicy,
@@ -316,12 +314,6 @@ describe("toolSearch's on-demand options", () => {
       "toolSearch: options.threshold takes effect only with onDemand: true",
     );
     expect(toolSearch({ onDemand: true }).threshold).toBe(30);
-    // Every MCP session shares the host's one bridge: what one found would be offered to all.
-    const server = new Server({ name: "shop", version: "1.0.0" });
-    expect(() => serveMcp(server, shop().component, { search: onDemand })).toThrow(
-      "serveMcp: search takes toolSearch() without onDemand here",
-    );
-    expect(() => serveMcp(server, shop().component, { search: toolSearch() })).not.toThrow();
     // LangChain is given its tools once, with no way to choose among them per step.
     const { component } = shop();
     expect(() => langchainTools(component, { search: onDemand })).toThrow(

@@ -117,10 +117,12 @@ export interface BridgeParts<S, E extends RuntimeEvent> {
    */
   listed(): NeutralManifest;
   /**
-   * The bridge's dialect, for a layer that adapts to its provider (what content it carries), if
-   * it has one.
+   * The bridge's dialect, for a layer that adapts to its provider (what content it carries,
+   * whether its tool list is fixed), if it has one.
    */
-  readonly dialect: Pick<ToolDialect<unknown, unknown, unknown>, "carries" | "refuses"> | undefined;
+  readonly dialect:
+    | Pick<ToolDialect<unknown, unknown, unknown>, "carries" | "refuses" | "fixedList">
+    | undefined;
 }
 
 /**

@@ -4,11 +4,10 @@
  * Types only; nothing here runs.
  */
 import type { Answers } from "./answers.js";
-
-export type { Answer, Answers } from "./answers.js";
-
 import type { ContentPart } from "./content.js";
 import type { Result } from "./result.js";
+
+export type { Answer, Answers } from "./answers.js";
 
 /** A JSON Schema object (draft 2020-12 unless its `$schema` says draft-07). */
 export type JsonSchema = Record<string, unknown>;
@@ -460,6 +459,11 @@ export interface ToolDialect<ToolDefs, Response, ResultBlock> {
    * hears `content-left-out`. Absent: it takes every part of the kinds it carries.
    */
   refuses?(part: ContentPart): string | undefined;
+  /**
+   * `true` when the tool list may change only with the declarations, never as a side effect of
+   * calls (MCP 2026-07-28): tools on demand then keep one list, the search and `call_tool`.
+   */
+  readonly fixedList?: boolean;
 }
 
 /**

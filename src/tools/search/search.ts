@@ -15,12 +15,14 @@ import { ok } from "../core/result.js";
 import type {
   AgentSchema,
   CommandSchema,
+  JsonSchema,
   NeutralManifest,
   NeutralToolCall,
   Observation,
   RuntimeEvent,
 } from "../core/types.js";
-import { ON_DEMAND_THRESHOLD, SEARCH_TOOL } from "../wire/on-demand.js";
+import { CALL_TOOL, ON_DEMAND_THRESHOLD, SEARCH_TOOL } from "../wire/on-demand.js";
+import { throughCallTool } from "./call-tool.js";
 import { onDemand } from "./on-demand.js";
 import { type Ranking, rankingOf } from "./rank.js";
 
@@ -35,7 +37,9 @@ export interface ToolSearchOptions {
    * Load the commands on demand, for any dialect: from `threshold` declared commands on, each
    * request offers the search and only the commands a search has found, appended in the order
    * found, so the list keeps the provider's prompt cache; a command no search found is answered
-   * `UnknownCommand` with a hint to search. See docs/tools-on-demand.md.
+   * `UnknownCommand` with a hint to search. Where the dialect's list is fixed (`mcp`, and so the
+   * MCP hosts) the list stays the search and `call_tool`, which calls a command found by its
+   * name; the search then answers each command's input schema. See docs/tools-on-demand.md.
    * @default false
    */
   onDemand?: boolean;
@@ -62,6 +66,11 @@ export interface FoundCommand {
   /** Whether it can be called now; when not, `availableWhen` says when, if it says. */
   readonly available: boolean;
   readonly availableWhen?: string;
+  /**
+   * The JSON Schema of its input: answered where the commands found are called through
+   * `call_tool` (an MCP server's tools on demand), whose tool list does not carry them.
+   */
+  readonly inputSchema?: JsonSchema;
 }
 
 /** What a search answers: the commands found, best first (none when nothing matched). */
@@ -130,7 +139,11 @@ function install<S, E extends RuntimeEvent>(
   threshold: number | undefined,
 ): void {
   const { pipeline } = parts;
-  const load = threshold === undefined ? undefined : onDemand(parts, threshold);
+  // Where the list is fixed (MCP), the commands found are called through `call_tool`, and the
+  // search answers their input schemas; anywhere else they are offered from the next request on.
+  const fixed = threshold !== undefined && parts.dialect?.fixedList === true;
+  if (fixed) throughCallTool(parts, threshold);
+  const load = threshold === undefined || fixed ? undefined : onDemand(parts, threshold);
   const { declare, beside, route, answer } = pipeline;
   pipeline.declare = (schema) => declared(declare(schema));
   pipeline.beside = (called) => called === SEARCH_TOOL || beside(called);
@@ -138,7 +151,7 @@ function install<S, E extends RuntimeEvent>(
   pipeline.route = (resolved, call, schema, options, span) => {
     if (resolved.command !== SEARCH_TOOL) return route(resolved, call, schema, options, span);
     span?.phase("execute");
-    const { run, found } = searched(parts, rank, resolved.input, limit, call);
+    const { run, found } = searched(parts, rank, resolved.input, limit, call, fixed);
     load?.(found);
     return run;
   };
@@ -166,7 +179,9 @@ function rankingCache() {
   return (declared: NeutralManifest): Ranking => {
     if (declared !== of) {
       of = declared;
-      ranking = rankingOf(declared.filter((tool) => tool.name !== SEARCH_TOOL));
+      ranking = rankingOf(
+        declared.filter((tool) => tool.name !== SEARCH_TOOL && tool.name !== CALL_TOOL),
+      );
     }
     return ranking;
   };
@@ -179,16 +194,22 @@ function searched<S, E extends RuntimeEvent>(
   input: unknown,
   limit: number,
   call: NeutralToolCall,
+  withSchemas: boolean,
 ): { run: Run<S, E>; found: string[] } {
   const { query } = input as { query: string };
   const available = new Set(parts.manifest().map((tool) => tool.name));
-  const found = rank(parts.declared())(query, limit).map(
+  const declared = parts.declared();
+  const schemas = withSchemas
+    ? new Map(declared.map((tool) => [tool.name, tool.inputSchema]))
+    : undefined;
+  const found = rank(declared)(query, limit).map(
     ({ name, title, description, availableWhen }): FoundCommand => ({
       name,
       ...(title === undefined ? {} : { title }),
       ...(description === undefined ? {} : { description }),
       available: available.has(name),
       ...(available.has(name) || availableWhen === undefined ? {} : { availableWhen }),
+      ...(schemas === undefined ? {} : { inputSchema: schemas.get(name) }),
     }),
   );
   // The answer stands where a command's state would: what the model reads of the search.

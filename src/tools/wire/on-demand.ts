@@ -21,6 +21,12 @@ export const ON_DEMAND_THRESHOLD = 30;
  */
 export const SEARCH_TOOL = "search_tools";
 
+/**
+ * The name of the tool that calls a command the search found, where the tool list is fixed (an
+ * MCP server's tools on demand): `call_tool({ name, arguments })`.
+ */
+export const CALL_TOOL = "call_tool";
+
 /** Options of `toolsOnDemand`. */
 export interface OnDemandOptions {
   /**

@@ -214,6 +214,9 @@ function make(options: McpOptions = {}): McpDialect {
 
     carries: ["text", "image", "audio", "resource_link", "resource"],
 
+    // A 2026-07-28 server's list MUST NOT vary per connection or as a side effect of requests.
+    fixedList: true,
+
     parseToolCalls(call: McpCall, manifest: NeutralManifest): NeutralToolCall[] {
       const { name, args } = paramsOf(call);
       // The JSON-RPC id is the transport's, not in `params`: the call has no id of its own.

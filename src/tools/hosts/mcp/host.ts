@@ -99,12 +99,6 @@ export function hostOf<S, E extends RuntimeEvent>(
   component: AgentComponent<S, E>,
   options: McpServerFactoryOptions<S, E>,
 ): Host<S, E> {
-  // One bridge answers every session: what one session's searches found would be offered to all.
-  if (Reflect.get(options.search ?? {}, "threshold") !== undefined) {
-    throw new TypeError(
-      `${who}: search takes toolSearch() without onDemand here: every session shares one bridge, so the commands one session found would be offered to all (see docs/tools-on-demand.md)`,
-    );
-  }
   const returned =
     options.content === undefined ? undefined : new Map<string, McpEmbeddedResource["resource"]>();
   const { dialect, bridge } = bridgeOf(component, options, returned);
