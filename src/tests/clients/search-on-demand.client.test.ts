@@ -3,10 +3,12 @@
  * on 127.0.0.1: each request carries the search and the commands found so far, the earlier
  * request's tools first and unchanged, as the provider receives them.
  */
+import { type Content, GoogleGenAI } from "@google/genai";
 import { Ollama } from "ollama";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
+import { gemini } from "../../tools/dialects/gemini/dialect.js";
 import { ollama } from "../../tools/dialects/ollama/dialect.js";
 import { openai } from "../../tools/dialects/openai/dialect.js";
 import { igniteTools, runToolLoop, toolSearch } from "../../tools/index.js";
@@ -112,5 +114,61 @@ describe("the built-in tools on demand, sent by the SDKs", () => {
     const hint = history.at(-1);
     expect(hint).toMatchObject({ role: "tool", tool_name: "printShippingLabel" });
     expect(hint?.content).toContain("Call search_tools to find the tools");
+  });
+
+  it("the Gemini SDK (generateContent): the search, then what it found, and a found command unavailable answered as such", async () => {
+    server.clear();
+    const { component, ran } = shop();
+    const tools = igniteTools(component, gemini, { search: toolSearch({ onDemand: true }) });
+    const client = new GoogleGenAI({
+      apiKey: "test-key",
+      httpOptions: { baseUrl: server.url, retryOptions: { attempts: 1 } },
+    });
+    const turn = (...parts: object[]) => ({
+      candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 20, totalTokenCount: 70 },
+      modelVersion: "gemini-2.5-flash",
+      responseId: "r-1",
+    });
+    const call = (name: string, args: object) => ({ functionCall: { name, args } });
+    server.reply(
+      turn(call("search_tools", { query: "end the sale" })),
+      turn(call("endSale", {}), call("expireCoupon", {})),
+      turn({ text: "The sale is not running; the coupon is expired." }),
+    );
+    const contents: Content[] = [{ role: "user", parts: [{ text: "End the sale." }] }];
+
+    const result = await runToolLoop({
+      tools,
+      messages: contents,
+      model: ({ tools: defs, messages }) =>
+        client.models.generateContent({
+          model: "gemini-2.5-flash",
+          contents: messages,
+          config: { tools: defs },
+        }),
+    });
+
+    expect(result.stop).toBe("done");
+    const declared = () =>
+      server.received.map((request) =>
+        (
+          (request.body.tools as { functionDeclarations: { name: string }[] }[])[0]
+            ?.functionDeclarations ?? []
+        ).map((tool) => tool.name),
+      );
+    const [first, second] = declared();
+    expect(first).toEqual(["search_tools"]);
+    // endSale was found, but no sale is running: it is not offered, and its call is answered so.
+    expect(second?.[0]).toBe("search_tools");
+    expect(second).not.toContain("endSale");
+    expect(second).toContain("expireCoupon");
+    expect(ran).toEqual(["expireCoupon"]);
+    const history = server.received[2]?.body.contents as {
+      parts: { functionResponse?: { name: string; response: unknown } }[];
+    }[];
+    const answered = history.at(-1)?.parts.map((part) => part.functionResponse);
+    expect(answered?.[0]?.name).toBe("endSale");
+    expect(JSON.stringify(answered?.[0]?.response)).toContain("Unavailable");
   });
 });
