@@ -170,3 +170,39 @@ export const anthropicFinalTurn: RawMessageStreamEvent[] = [
   ...block(0, { type: "text", text: "", citations: null }, text("Done: count 2, ", "milk noted.")),
   ...end("end_turn", 9),
 ];
+
+/**
+ * A turn of Anthropic's server-side tool search (`toolsOnDemand(anthropic)`): the search's
+ * `server_tool_use` block, its input streamed; the `tool_search_tool_result` block whole, loading
+ * `found`; then the model's call of it, its input streamed.
+ */
+export function anthropicSearchTurn(found: string, input: string): RawMessageStreamEvent[] {
+  return [
+    { type: "message_start", message: { ...start, id: "msg_search" } },
+    ...block(
+      0,
+      {
+        type: "server_tool_use",
+        id: "srvtoolu_01",
+        name: "tool_search_tool_bm25",
+        input: {},
+        caller: { type: "direct" },
+      },
+      json('{"query": "reserve', ' product 12"}'),
+    ),
+    ...block(
+      1,
+      {
+        type: "tool_search_tool_result",
+        tool_use_id: "srvtoolu_01",
+        content: {
+          type: "tool_search_tool_search_result",
+          tool_references: [{ type: "tool_reference", tool_name: found }],
+        },
+      },
+      [],
+    ),
+    ...toolUse(2, "toolu_01", found, input.slice(0, 4), input.slice(4)),
+    ...end("tool_use", 40),
+  ];
+}

@@ -5,6 +5,8 @@ import type {
   ResponseOutputMessage,
   ResponseReasoningItem,
   ResponseStreamEvent,
+  ResponseToolSearchCall,
+  ResponseToolSearchOutputItem,
 } from "openai/resources/responses/responses";
 
 /**
@@ -273,5 +275,57 @@ export function responsesFinalTurn(): ResponseStreamEvent[] {
         },
       ]),
     ),
+  ]);
+}
+
+/**
+ * A turn of the Responses API's hosted tool search (`toolsOnDemand(openaiResponses)`): the
+ * `tool_search_call` and `tool_search_output` items (each added, then done whole), loading
+ * `found`, then the model's call of it, its arguments streamed.
+ */
+export function responsesSearchTurn(found: string, input: string): ResponseStreamEvent[] {
+  const search: ResponseToolSearchCall = {
+    type: "tool_search_call",
+    id: "tsc_68af40",
+    call_id: null,
+    execution: "server",
+    status: "completed",
+    arguments: { query: "reserve product 12" },
+  };
+  const loaded: ResponseToolSearchOutputItem = {
+    type: "tool_search_output",
+    id: "tso_68af40",
+    call_id: null,
+    execution: "server",
+    status: "completed",
+    tools: [
+      {
+        type: "function",
+        name: found,
+        parameters: { type: "object", properties: {} },
+        strict: false,
+        defer_loading: true,
+      },
+    ],
+  };
+  const reserve = call("Zr5t2", found, input);
+  const item = (output_index: number, done: ResponseOutputItem): ResponseStreamEvent[] => [
+    {
+      type: "response.output_item.added",
+      sequence_number: 0,
+      output_index,
+      item: { ...done, status: "in_progress" } as ResponseOutputItem,
+    },
+    { type: "response.output_item.done", sequence_number: 0, output_index, item: done },
+  ];
+  return numbered([
+    lifecycle("response.created", response("in_progress", [])),
+    ...item(0, search),
+    ...item(1, loaded),
+    opened(reserve, 2),
+    args(reserve, 2, input.slice(0, 4)),
+    args(reserve, 2, input.slice(4)),
+    ...closed(reserve, 2),
+    lifecycle("response.completed", response("completed", [search, loaded, reserve])),
   ]);
 }
