@@ -2,7 +2,6 @@ import { Server } from "@modelcontextprotocol/server";
 import { Agent, RunContext } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../tools/adapters/ai-sdk.js";
-import { langchainTools } from "../../tools/adapters/langchain.js";
 import { agentsTools } from "../../tools/adapters/openai-agents.js";
 import { gemini } from "../../tools/dialects/gemini/dialect.js";
 import { type OllamaChatResponse, ollama } from "../../tools/dialects/ollama/dialect.js";
@@ -322,14 +321,6 @@ describe("toolSearch's on-demand options", () => {
       "serveMcp: search takes toolSearch() without onDemand here",
     );
     expect(() => serveMcp(server, shop().component, { search: toolSearch() })).not.toThrow();
-    // LangChain is given its tools once, with no way to choose among them per step.
-    const { component } = shop();
-    expect(() => langchainTools(component, { search: onDemand })).toThrow(
-      "langchainTools: search takes toolSearch() without onDemand here",
-    );
-    expect(langchainTools(component, { search: toolSearch() }).map((tool) => tool.name)).toContain(
-      "search_tools",
-    );
     expect(toolSearch().threshold).toBeUndefined();
   });
 });
