@@ -1,7 +1,6 @@
 import { Agent, RunContext } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../tools/adapters/ai-sdk.js";
-import { langchainTools } from "../../tools/adapters/langchain.js";
 import { agentsTools } from "../../tools/adapters/openai-agents.js";
 import { gemini } from "../../tools/dialects/gemini/dialect.js";
 import { type OllamaChatResponse, ollama } from "../../tools/dialects/ollama/dialect.js";
@@ -314,14 +313,6 @@ describe("toolSearch's on-demand options", () => {
       "toolSearch: options.threshold takes effect only with onDemand: true",
     );
     expect(toolSearch({ onDemand: true }).threshold).toBe(30);
-    // LangChain is given its tools once, with no way to choose among them per step.
-    const { component } = shop();
-    expect(() => langchainTools(component, { search: onDemand })).toThrow(
-      "langchainTools: search takes toolSearch() without onDemand here",
-    );
-    expect(langchainTools(component, { search: toolSearch() }).map((tool) => tool.name)).toContain(
-      "search_tools",
-    );
     expect(toolSearch().threshold).toBeUndefined();
   });
 });

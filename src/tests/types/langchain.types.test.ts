@@ -2,10 +2,20 @@ import type { BindToolsInput } from "@langchain/core/language_models/chat_models
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
-import { langchainInterruptOn, langchainTools } from "ignite-element/tools/langchain";
-import { createAgent, humanInTheLoopMiddleware, type InterruptOnConfig } from "langchain";
+import {
+  langchainActiveTools,
+  langchainInterruptOn,
+  langchainTools,
+} from "ignite-element/tools/langchain";
+import {
+  type AnyAgentMiddleware,
+  createAgent,
+  createMiddleware,
+  humanInTheLoopMiddleware,
+  type InterruptOnConfig,
+} from "langchain";
 import { describe, expectTypeOf, it } from "vitest";
-import { approval } from "../../tools/index.js";
+import { approval, toolSearch } from "../../tools/index.js";
 import { ScriptedChatModel } from "../adapters/scripted-chat-model.js";
 import { Counter } from "../fixtures.js";
 
@@ -39,6 +49,18 @@ describe("langchainTools types against @langchain/core 1.4, @langchain/langgraph
       model: new ScriptedChatModel([]),
       tools,
       middleware: [humanInTheLoopMiddleware({ interruptOn })],
+    });
+  });
+
+  it("gives createAgent a middleware, which createMiddleware takes as its configuration too", () => {
+    const tools = langchainTools(new Counter(), { search: toolSearch({ onDemand: true }) });
+    const middleware = langchainActiveTools(tools);
+    expectTypeOf(middleware).toExtend<AnyAgentMiddleware>();
+    createAgent({ model: new ScriptedChatModel([]), tools, middleware: [middleware] });
+    createAgent({
+      model: new ScriptedChatModel([]),
+      tools,
+      middleware: [createMiddleware(middleware), humanInTheLoopMiddleware({ interruptOn: {} })],
     });
   });
 });

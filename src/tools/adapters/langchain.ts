@@ -2,7 +2,8 @@
  * `ignite-element/tools/langchain`: a component's commands as LangChain tools, for
  * `model.bindTools(tools)`, LangGraph's `ToolNode`, `createAgent` and any loop that invokes a tool
  * with the model's `ToolCall`; and the approval policy as the `interruptOn` of LangChain's
- * `humanInTheLoopMiddleware` (`langchainInterruptOn`), without importing `langchain`.
+ * `humanInTheLoopMiddleware` (`langchainInterruptOn`), and the tools offered now as a middleware
+ * that chooses each model call's tools (`langchainActiveTools`), without importing `langchain`.
  */
 import type { CallbackManagerForToolRun } from "@langchain/core/callbacks/manager";
 import { ToolMessage } from "@langchain/core/messages";
@@ -91,6 +92,10 @@ const LANGCHAIN_NAMES: NameRule = {
  *   LangChain's `humanInTheLoopMiddleware` given `langchainInterruptOn(tools)`; without that
  *   middleware (or for a call it never asked about) it is answered `Denied`. A call the policy
  *   denies is answered `Denied`.
+ * - With `search: toolSearch({ onDemand: true })`, the list still holds every command, and the
+ *   search: `createAgent`'s middleware `langchainActiveTools(tools)` gives each model call the
+ *   search and the commands a search found, and a command no search found is answered
+ *   `UnknownCommand` with a hint to search.
  *
  * Throws a `TypeError` naming the command when the component's schema is malformed.
  *
@@ -110,13 +115,6 @@ export function langchainTools<S, E extends RuntimeEvent>(
 ): StructuredToolInterface[] {
   // A person is asked only where the application put the middleware: "ask" is approved only for
   // a call its `when` asked about (and so held for a person), never for another.
-  // LangChain's agent is given its tools once and has no way to choose among them per step:
-  // commands loaded on demand could never be called.
-  if (Reflect.get(options.search ?? {}, "threshold") !== undefined) {
-    throw new TypeError(
-      "langchainTools: search takes toolSearch() without onDemand here: LangChain is given its tools once, with no way to offer what a search finds later (see docs/tools-on-demand.md)",
-    );
-  }
   const adapter = adapterTools(
     component,
     options,
@@ -164,6 +162,79 @@ export function langchainInterruptOn(
   return interruptOn;
 }
 
+/**
+ * A LangChain v1 agent middleware, in the part `langchainActiveTools` uses: LangChain's
+ * `AgentMiddleware` takes it as it is (`createAgent({ middleware: [it] })`), whose
+ * `wrapModelCall` is given each model call's request, `tools` among it, and the handler that calls
+ * the model with the request it is handed.
+ */
+export interface LangChainActiveToolsMiddleware {
+  readonly name: string;
+  wrapModelCall<Request extends { tools: unknown[] }, Answer>(
+    request: Request,
+    handler: (request: Request) => Answer,
+  ): Answer;
+}
+
+/**
+ * A LangChain v1 middleware for `createAgent` that gives each model call only the tools offered
+ * now, of `tools` (made by `langchainTools`): the commands available now (a gated command
+ * unavailable now is left out) — and with `toolSearch({ onDemand: true })`, from its threshold on,
+ * the search and then the commands a search found, in the order found. Tools of other origins
+ * (not made by `langchainTools`) are all kept, in the order given, ahead of these: so each call's
+ * list starts with the one before it, as a provider's prompt cache wants.
+ *
+ * The agent still holds every tool, so a call to a tool not offered is answered by the bridge
+ * (`UnknownCommand` with a hint to search, or `Unavailable`), as a `ToolMessage`. Give the tools
+ * of several `langchainTools` calls to one middleware: LangChain refuses two of the same name.
+ * Without `onDemand`, the list then changes with what is available, which a provider's prompt
+ * cache reuses less than the fixed list. It imports nothing from `langchain`.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from "langchain";
+ * import { toolSearch } from "ignite-element/tools";
+ *
+ * const tools = langchainTools(shop, { search: toolSearch({ onDemand: true }) });
+ * const agent = createAgent({ model, tools, middleware: [langchainActiveTools(tools)] });
+ * ```
+ */
+export function langchainActiveTools(
+  tools: readonly StructuredToolInterface[],
+): LangChainActiveToolsMiddleware {
+  const ours = tools.filter((tool) => tool instanceof BridgedTool);
+  return {
+    name: "IgniteActiveTools",
+    wrapModelCall: (request, handler) => {
+      const given = new Set(request.tools);
+      const bound = ours.filter((tool) => given.has(tool));
+      const mine = new Set<unknown>(bound);
+      // Each bridge's tools offered now, in the order it offers them.
+      const active = [...new Set(bound.map((tool) => tool.adapter))].flatMap((adapter) => {
+        const byCommand = new Map<string, BridgedTool>();
+        for (const tool of bound) if (tool.adapter === adapter) byCommand.set(tool.command, tool);
+        return offeredNow(adapter).flatMap((command) => byCommand.get(command) ?? []);
+      });
+      const others = request.tools.filter((tool) => !mine.has(tool));
+      return handler({ ...request, tools: [...others, ...active] });
+    },
+  };
+}
+
+/**
+ * The commands `adapter`'s bridge offers now, in its order: on demand, the search and then the
+ * commands found, in the order found. A component that throws while asked offers nothing.
+ */
+function offeredNow(adapter: AdapterTools): string[] {
+  try {
+    const shown = adapter.bridge.toToolDefs().tools.map(({ tool }) => tool.name);
+    const available = new Set(adapter.bridge.manifest().map((tool) => tool.name));
+    return shown.filter((command) => available.has(command));
+  } catch {
+    return [];
+  }
+}
+
 /** One command as a LangChain tool. */
 class BridgedTool extends StructuredTool<ToolSchemaBase> {
   name: string;
@@ -172,7 +243,8 @@ class BridgedTool extends StructuredTool<ToolSchemaBase> {
 
   constructor(
     private readonly wire: WireTool,
-    private readonly adapter: AdapterTools,
+    /** The bridge's tools this one is among: `langchainActiveTools` asks what it offers now. */
+    readonly adapter: AdapterTools,
   ) {
     super();
     this.name = wire.name;
@@ -207,6 +279,11 @@ class BridgedTool extends StructuredTool<ToolSchemaBase> {
     config?: ToolRunnableConfig,
   ): Promise<string | ToolMessage> {
     return this.answer(args, config?.toolCall?.id, config?.signal);
+  }
+
+  /** The command's name (the tool's is its provider-safe name). */
+  get command(): string {
+    return this.wire.tool.name;
   }
 
   /** Whether the policy is asked about this tool's calls (`approve` has one). */

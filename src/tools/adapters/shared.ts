@@ -10,7 +10,7 @@ import { igniteTools, upgrade } from "#compat";
 import { approval as approvalLayer, policyOf } from "../approval/approval.js";
 import { frameworkApproval } from "../approval/framework.js";
 import { partsOf } from "../bridge/pipeline.js";
-import type { IgniteToolsOptions, InvokeOptions } from "../bridge/types.js";
+import type { DialectToolBridge, IgniteToolsOptions, InvokeOptions } from "../bridge/types.js";
 import type { ContentPart } from "../core/content.js";
 import type { Result } from "../core/result.js";
 import type {
@@ -88,6 +88,14 @@ export interface AdapterTools<S = unknown, E extends RuntimeEvent = RuntimeEvent
   isAvailable(command: string): boolean;
   /** The provider names of the commands offered now, in `tools` order. */
   availableNames(): string[];
+  /**
+   * The bridge, for a framework that asks what it offers now in its own order (the search's
+   * finds in the order found): its tool definitions and its commands available now.
+   */
+  readonly bridge: Pick<
+    DialectToolBridge<S, E, WireManifest, ProviderCall, ToolAnswer>,
+    "toToolDefs" | "manifest"
+  >;
   /** Answers one call to `tool` through the bridge. Never throws, never rejects. */
   answer(tool: WireTool, call: FrameworkCall, signal?: AbortSignalLike): Promise<ToolAnswer>;
   /**
@@ -211,6 +219,7 @@ export function adapterTools<S, E extends RuntimeEvent>(
 
   return {
     tools,
+    bridge,
     isAvailable: (command) => offered().has(command),
     availableNames: () => {
       const now = offered();
