@@ -10,6 +10,7 @@ import {
 import { type AgentComponent, changeNotes, igniteTools, runToolLoop } from "../../tools/index.js";
 import { Counter } from "../fixtures.js";
 import { oven } from "../shell/oven.js";
+import { chatCompletion } from "./chat-completion.js";
 import { PREHEATED_NOTE, PREHEATED_RESULT } from "./preheated.js";
 import { lastOf, useRecordingServer } from "./recording-server.js";
 
@@ -57,19 +58,6 @@ const STRICT_PARAMETERS = {
   required: ["title", "due"],
   additionalProperties: false,
 };
-
-function chatCompletion(message: Record<string, unknown>, finish_reason: string) {
-  return {
-    id: "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG",
-    object: "chat.completion",
-    created: 1_741_570_283,
-    model: "gpt-4o-2024-08-06",
-    choices: [{ index: 0, message, logprobs: null, finish_reason }],
-    usage: { prompt_tokens: 82, completion_tokens: 17, total_tokens: 99 },
-    service_tier: "default",
-    system_fingerprint: "fp_fc9f1d7035",
-  };
-}
 
 function responsesResponse(output: unknown[]) {
   return {

@@ -13,20 +13,10 @@ import { ollama } from "../../tools/dialects/ollama/dialect.js";
 import { openai } from "../../tools/dialects/openai/dialect.js";
 import { igniteTools, runToolLoop, toolSearch } from "../../tools/index.js";
 import { shop } from "../search/catalogue.js";
+import { chatCompletion } from "./chat-completion.js";
 import { useRecordingServer } from "./recording-server.js";
 
 const server = useRecordingServer();
-
-function chatCompletion(message: Record<string, unknown>, finish_reason: string) {
-  return {
-    id: "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG",
-    object: "chat.completion",
-    created: 1_741_570_283,
-    model: "gpt-4o-2024-08-06",
-    choices: [{ index: 0, message, logprobs: null, finish_reason }],
-    usage: { prompt_tokens: 82, completion_tokens: 17, total_tokens: 99 },
-  };
-}
 
 const called = (id: string, name: string, args: unknown) =>
   chatCompletion(
