@@ -19,10 +19,11 @@ import {
 } from "../src/tools/dialects/anthropic/dialect.js";
 import {
   type OpenAIResponsesItem,
+  openai,
   toolsOnDemand as openaiOnDemand,
   openaiResponses,
 } from "../src/tools/dialects/openai/dialect.js";
-import { igniteTools, runToolLoop } from "../src/tools/index.js";
+import { igniteTools, runToolLoop, toolSearch } from "../src/tools/index.js";
 import { commandName, ticketInput } from "./fixtures.js";
 import type { SentRequest } from "./token-count.js";
 import { shiftingComponent, TURNS } from "./token-sides.js";
@@ -220,4 +221,66 @@ function sentAll(tools: readonly Tool[]): Tool[] {
     const { defer_loading: _deferred, ...whole } = tool;
     return [whole];
   });
+}
+
+/**
+ * The same conversation through the built-in search, `toolSearch({ onDemand: true })`, with
+ * Chat Completions (`openai`, no tool search of its own): the first request offers the search
+ * alone, the model searches for the command it calls by name (the search answers five), and from
+ * then on each request offers the search and what it found, available now — every tool sent is
+ * read. Returns each request's tools as sent (`read`), and the tools the same bridge without the
+ * search would have sent then (`all`).
+ */
+export async function builtInConversation(
+  size: number,
+): Promise<{ read: SentRequest[]; all: SentRequest[] }> {
+  const { component } = shiftingComponent(size);
+  const read: SentRequest[] = [];
+  const all: SentRequest[] = [];
+  const whole = igniteTools(component, openai);
+  const reply = (turn: number, name: string, args: object) => ({
+    choices: [
+      {
+        finish_reason: "tool_calls",
+        message: {
+          role: "assistant" as const,
+          content: null,
+          tool_calls: [
+            {
+              id: `call_${turn}`,
+              type: "function" as const,
+              function: { name, arguments: JSON.stringify(args) },
+            },
+          ],
+        },
+      },
+    ],
+  });
+  const result = await runToolLoop({
+    tools: igniteTools(component, openai, { search: toolSearch({ onDemand: true }) }),
+    messages: [{ role: "user", content: "File the tickets." }],
+    maxTurns: TURNS,
+    model: async ({ tools, turn }) => {
+      read.push({ tools: JSON.stringify(tools) });
+      all.push({ tools: JSON.stringify(whole.toToolDefs()) });
+      if (turn === 1) return reply(turn, "search_tools", { query: CALLED });
+      if (turn < TURNS) return reply(turn, CALLED, ticketInput());
+      return {
+        choices: [
+          {
+            finish_reason: "stop",
+            message: { role: "assistant" as const, content: "Filed them all." },
+          },
+        ],
+      };
+    },
+  });
+  check(
+    result.stop === "done" &&
+      read.length === TURNS &&
+      result.steps.every((step) => step.errors.length === 0) &&
+      (size < 30 || read[1]?.tools.includes(`"${CALLED}"`) === true),
+    `the ${size}-command loop with the built-in search runs ${TURNS} turns, the command found offered and every call answered`,
+  );
+  return { read, all };
 }

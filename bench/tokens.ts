@@ -21,7 +21,7 @@ import {
   tokenCounter,
   turnTokens,
 } from "./token-count.js";
-import { onDemandConversation } from "./token-on-demand.js";
+import { builtInConversation, onDemandConversation } from "./token-on-demand.js";
 import {
   aiSdkConversation,
   type BridgeSide,
@@ -104,7 +104,14 @@ export async function tokenRows(quick: boolean): Promise<TokenSection> {
 
   const sizes = quick ? [10, CONVERSATION_SIZE] : [10, 100, 1000, 10_000];
   const measured: Measured[] = [];
-  const onDemand: { size: number; all: Measured; anthropic: Measured; openai: Measured }[] = [];
+  const onDemand: {
+    size: number;
+    all: Measured;
+    anthropic: Measured;
+    openai: Measured;
+    builtIn: Measured;
+    chat: Measured;
+  }[] = [];
   try {
     for (const size of sizes) {
       for (const side of ["available", "declared", "allowed"] as const satisfies BridgeSide[]) {
@@ -123,11 +130,14 @@ export async function tokenRows(quick: boolean): Promise<TokenSection> {
       await single("bridge mcp dialect tools/list (one)", bridgeMcpRequest(size));
       const claude = await onDemandConversation(size, "anthropic");
       const gpt = await onDemandConversation(size, "openai");
+      const builtIn = await builtInConversation(size);
       onDemand.push({
         size,
         all: measure("every tool", size, claude.all),
         anthropic: measure("toolsOnDemand(anthropic)", size, claude.read),
         openai: measure("toolsOnDemand(openaiResponses)", size, gpt.read),
+        builtIn: measure("toolSearch({ onDemand })", size, builtIn.read),
+        chat: measure("every tool, openai", size, builtIn.all),
       });
     }
   } finally {
@@ -219,16 +229,29 @@ export async function tokenRows(quick: boolean): Promise<TokenSection> {
     `T  Tools on demand: the tool-definition tokens the model reads over the ${TURNS} requests ` +
       "(o200k_base / Claude), beside sending every tool whole; the model searches once and " +
       "the search loads 5 commands. Anthropic keeps a deferred tool out of the context until " +
-      "a search loads it; OpenAI shows every deferred function's name and description.",
+      "a search loads it; OpenAI shows every deferred function's name and description. " +
+      "The built-in search with Chat Completions offers the search, then what it found; its " +
+      "share is of every tool in Chat Completions' own format.",
     ...tabulate(
-      ["commands", "every tool", "toolsOnDemand(anthropic)", "share", "(openaiResponses)", "share"],
-      onDemand.map(({ size, all, anthropic, openai }) => [
+      [
+        "commands",
+        "every tool",
+        "toolsOnDemand(anthropic)",
+        "share",
+        "(openaiResponses)",
+        "share",
+        "toolSearch({ onDemand }), openai",
+        "share",
+      ],
+      onDemand.map(({ size, all, anthropic, openai, builtIn, chat }) => [
         int(size),
         both(total(all, "openai"), total(all, "claude")),
         both(total(anthropic, "openai"), total(anthropic, "claude")),
         `${percent(share(anthropic, all, "openai"))}% / ${percent(share(anthropic, all, "claude"))}%`,
         both(total(openai, "openai"), total(openai, "claude")),
         `${percent(share(openai, all, "openai"))}% / ${percent(share(openai, all, "claude"))}%`,
+        both(total(builtIn, "openai"), total(builtIn, "claude")),
+        `${percent(share(builtIn, chat, "openai"))}% / ${percent(share(builtIn, chat, "claude"))}%`,
       ]),
     ),
   );
