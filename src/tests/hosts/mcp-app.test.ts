@@ -135,6 +135,30 @@ describe("mcpAppView: the component's element as an MCP App view", () => {
     );
   });
 
+  it("lists the commands deferred behind call_tool, on demand, to the view alone, so the view may still call them", async () => {
+    const view = await mcpAppView({ element: "thermo-stat", module: MODULE });
+    const search = toolSearch({ onDemand: true, threshold: 0 });
+    const client = await connected({ view, search });
+
+    const { tools } = await client.listTools();
+    const meta = Object.fromEntries(tools.map((tool) => [tool.name, tool._meta]));
+    const appOnly = { ui: { resourceUri: URI, visibility: ["app"] }, [RESOURCE_URI_META_KEY]: URI };
+    // The model is shown the search and call_tool; the view, every command, as before.
+    expect(meta).toEqual({
+      call_tool: undefined,
+      search_tools: undefined,
+      read: appOnly,
+      setTarget: appOnly,
+    });
+    expect(tools.find((tool) => tool.name === "setTarget")?.inputSchema).toMatchObject({
+      properties: { celsius: { type: "number" } },
+    });
+    // The view calls a command by its name, as it does without tools on demand.
+    const called = await client.callTool({ name: "setTarget", arguments: { celsius: 22 } });
+    expect(called.isError).toBeFalsy();
+    expect((await client.listTools()).tools).toEqual(tools);
+  });
+
   it("serves the component's state between calls beside the view, for a component with getSnapshot", async () => {
     let target = 21;
     const live: AgentComponent<{ target: number }> = {

@@ -6,8 +6,9 @@
  */
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { partsOf } from "../../bridge/pipeline.js";
+import { isRecord } from "../../core/json.js";
 import type { RuntimeEvent } from "../../core/types.js";
-import type { McpToolList } from "../../dialects/mcp/dialect.js";
+import type { McpTool, McpToolList } from "../../dialects/mcp/dialect.js";
 import { type Host, isModern } from "./host.js";
 import type { McpView } from "./types.js";
 
@@ -137,24 +138,49 @@ export function listTools<S, E extends RuntimeEvent>(
 /**
  * The tool list with each command's tool linked to `view` (its `_meta`), made once per list the
  * bridge gives: a layer's own tools (the wait, the search) are no command's, and show no view.
+ * A command the list leaves out — deferred behind the search and `call_tool`, on demand — is
+ * listed all the same, visible to the view alone (`visibility: ["app"]`): a host rejects an app's
+ * call to a tool it was not listed with, and the model, which the host shows only the others,
+ * still reads the search and `call_tool` alone.
  */
 function viewLinks<S, E extends RuntimeEvent>(
   host: Host<S, E>,
   view: McpView,
 ): (tools: McpToolList) => McpToolList {
-  const { beside } = partsOf(host.bridge, "serveMcp").pipeline;
+  const parts = partsOf<S, E>(host.bridge, "serveMcp");
+  const { beside } = parts.pipeline;
+  const linked = (tool: McpTool, meta: Readonly<Record<string, unknown>> | undefined) =>
+    meta === undefined ? tool : { ...tool, _meta: { ...tool._meta, ...meta } };
   let from: McpToolList | undefined;
   let to: McpToolList = { tools: [] };
   return (tools) => {
     if (tools === from) return to;
     from = tools;
+    const listed = new Set(tools.tools.map((tool) => tool.name));
+    const all = parts.listed();
+    const deferred =
+      listed.size >= all.length
+        ? []
+        : host.dialect
+            .toToolDefs(all, { declared: parts.declared() })
+            .tools.filter((tool) => !listed.has(tool.name) && !beside(tool.name));
     to = {
       ...tools,
-      tools: tools.tools.map((tool) => {
-        const meta = beside(tool.name) ? undefined : view.toolMeta(tool.name);
-        return meta === undefined ? tool : { ...tool, _meta: { ...tool._meta, ...meta } };
-      }),
+      tools: [
+        ...tools.tools.map((tool) =>
+          linked(tool, beside(tool.name) ? undefined : view.toolMeta(tool.name)),
+        ),
+        ...deferred.map((tool) => linked(tool, appOnly(view.toolMeta(tool.name)))),
+      ],
     };
     return to;
   };
+}
+
+/** A tool's link to the view, made visible to the view alone. */
+function appOnly(
+  meta: Readonly<Record<string, unknown>> | undefined,
+): Readonly<Record<string, unknown>> {
+  const ui = isRecord(meta?.ui) ? meta.ui : {};
+  return { ...meta, ui: { ...ui, visibility: ["app"] } };
 }
