@@ -9,6 +9,8 @@ import {
   type AnthropicStreamEvent,
   anthropicStream,
 } from "../../tools/dialects/anthropic/stream.js";
+import { mcp } from "../../tools/dialects/mcp/dialect.js";
+import { openai } from "../../tools/dialects/openai/dialect.js";
 import {
   fakeDialect,
   igniteTools,
@@ -91,6 +93,22 @@ describe("toolSearch(): the built-in search tool", () => {
       /search/,
     );
     expectTypeOf(toolSearch()).toExtend<ToolSearch>();
+  });
+
+  it("refuses a component with a command of its own tools' names, rather than hide the command", () => {
+    const named = (name: string) => ({
+      getSchema: () => ({ commands: { [name]: { description: "The application's own." } } }),
+      execute: () => ({ state: {}, events: [] }),
+    });
+    expect(() => igniteTools(named("search_tools"), openai, { search: toolSearch() })).toThrow(
+      'toolSearch: the component declares a command named "search_tools", the name of the search\'s own tool: rename the command',
+    );
+    // call_tool is the search's own only where the list is fixed (MCP), on demand.
+    const onDemand = toolSearch({ onDemand: true });
+    expect(() => igniteTools(named("call_tool"), mcp, { search: onDemand })).toThrow(
+      'toolSearch: the component declares a command named "call_tool"',
+    );
+    expect(() => igniteTools(named("call_tool"), openai, { search: onDemand })).not.toThrow();
   });
 });
 

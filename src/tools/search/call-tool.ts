@@ -111,6 +111,7 @@ function unwrapped(id: string | undefined, input: unknown): NeutralToolCall {
 function declared(schema: AgentSchema): AgentSchema {
   const commands = commandsOf(schema);
   if (commands === undefined) return schema;
+  if (Object.hasOwn(commands, CALL_TOOL)) throw taken(CALL_TOOL);
   return { ...schema, commands: { ...commands, [CALL_TOOL]: DECLARED } };
 }
 
@@ -121,4 +122,11 @@ function notFound(name: string): ToolError {
     name,
     message: `Unknown command ${JSON.stringify(name.slice(0, 80))}: no tool of this application has that name. Call ${SEARCH_TOOL} to find the tools for what you want to do, then ${CALL_TOOL} with a name it found.`,
   };
+}
+
+/** The error for a component whose command has the name of one of the search's own tools. */
+export function taken(name: string): TypeError {
+  return new TypeError(
+    `toolSearch: the component declares a command named ${JSON.stringify(name)}, the name of the search's own tool: rename the command`,
+  );
 }

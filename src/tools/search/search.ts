@@ -22,7 +22,7 @@ import type {
   RuntimeEvent,
 } from "../core/types.js";
 import { CALL_TOOL, ON_DEMAND_THRESHOLD, SEARCH_TOOL } from "../wire/on-demand.js";
-import { throughCallTool } from "./call-tool.js";
+import { taken, throughCallTool } from "./call-tool.js";
 import { onDemand } from "./on-demand.js";
 import { type Ranking, rankingOf } from "./rank.js";
 
@@ -166,6 +166,7 @@ function install<S, E extends RuntimeEvent>(
 function declared(schema: AgentSchema): AgentSchema {
   const commands = commandsOf(schema);
   if (commands === undefined) return schema;
+  if (Object.hasOwn(commands, SEARCH_TOOL)) throw taken(SEARCH_TOOL);
   return { ...schema, commands: { ...commands, [SEARCH_TOOL]: DECLARED } };
 }
 
