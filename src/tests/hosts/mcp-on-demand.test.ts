@@ -267,6 +267,9 @@ describe("the mcp dialect's tools on demand, without a host", () => {
     expect(answer?.route).toEqual({ command: "refundOrder", input: { orderId: "B-2" } });
     expect(answer?.block.isError).toBeFalsy();
     expect(seen).toEqual(["refundOrder"]);
+    // Called by its own name (as an MCP App view does), it is answered as itself too.
+    await tools.answerToolCalls({ name: "salesReport", arguments: {} });
+    expect(seen).toEqual(["refundOrder", "salesReport"]);
     expect(mcp.fixedList).toBe(true);
   });
 });
