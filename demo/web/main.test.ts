@@ -1,39 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
+import { startDemo, stopDemo } from "../started.js";
 import { createThermostat } from "./thermostat.js";
-
-const root = new URL("../../", import.meta.url);
-
-/** Runs `npm run demo:web` on a free port and resolves with what it printed once it is ready. */
-function startDemo(): Promise<{ child: ChildProcess; output: string }> {
-  // Its own process group, so the server under npm and tsx is stopped with it.
-  const child = spawn("npm", ["run", "--silent", "demo:web"], {
-    cwd: root,
-    env: { ...process.env, PORT: "0" },
-    detached: true,
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Ctrl-C")) resolve({ child, output });
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once("exit", (code) => reject(new Error(`demo:web exited (${code}): ${output}`)));
-  });
-}
 
 let running: ChildProcess | undefined;
 afterEach(() => {
-  if (running?.pid !== undefined && running.exitCode === null) process.kill(-running.pid);
+  stopDemo(running);
   running = undefined;
 });
 
 describe("npm run demo:web", () => {
   it("serves the thermostat page and its script, and prints how to try it", async () => {
-    const { child, output } = await startDemo();
+    const { child, output } = await startDemo("demo:web");
     running = child;
     const url = /WebMCP demo: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
     expect(url).toBeDefined();
