@@ -1,4 +1,5 @@
 /** OpenAI responses in the shapes OpenAI documents, for a recording server to answer with. */
+import { chatCompletion } from "../clients/chat-completion.js";
 
 let sequence = 0;
 
@@ -22,15 +23,10 @@ export function textCompletion(text: string) {
 
 function completion(message: Record<string, unknown>, finish_reason: string) {
   sequence += 1;
+  // Each reply an id of its own, as the API gives.
   return {
+    ...chatCompletion(message, finish_reason),
     id: `chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6P${sequence}`,
-    object: "chat.completion",
-    created: 1_741_570_283,
-    model: "gpt-4o-2024-08-06",
-    choices: [{ index: 0, message, logprobs: null, finish_reason }],
-    usage: { prompt_tokens: 82, completion_tokens: 17, total_tokens: 99 },
-    service_tier: "default",
-    system_fingerprint: "fp_fc9f1d7035",
   };
 }
 
