@@ -6,17 +6,9 @@
  */
 import type { ViewComponent } from "../../src/tools/hosts/mcp-app/runtime.js";
 import type { Mode, ThermostatEvent, ThermostatState } from "../web/thermostat.js";
+import { FACE, showState } from "../web/thermostat-face.js";
 
-const TEMPLATE = `
-  <p class="reading"><strong data-target>…</strong> °C · <span data-mode></span><span data-boost></span></p>
-  <p class="buttons">
-    <button data-mode="heat">Heat</button>
-    <button data-mode="cool">Cool</button>
-    <button data-mode="off">Off</button>
-    <button data-step="-0.5" aria-label="Colder">−</button>
-    <button data-step="0.5" aria-label="Warmer">+</button>
-  </p>
-  <p data-said></p>
+const TEMPLATE = `${FACE}  <p data-said></p>
 `;
 
 class ThermostatView extends HTMLElement {
@@ -65,15 +57,7 @@ class ThermostatView extends HTMLElement {
 
   #render(): void {
     const state = this.#component?.getSnapshot();
-    if (!state || !this.querySelector("[data-target]")) return;
-    const part = (selector: string) => this.querySelector(selector) ?? { textContent: "" };
-    part("[data-target]").textContent = state.target.toFixed(1);
-    part("[data-mode]").textContent = state.mode;
-    part("[data-boost]").textContent =
-      state.boostMinutes > 0 ? ` · boost ${state.boostMinutes} min` : "";
-    this.querySelectorAll<HTMLButtonElement>("button[data-mode]").forEach((button) => {
-      button.setAttribute("aria-pressed", String(button.dataset.mode === state.mode));
-    });
+    if (state) showState(this, state);
   }
 }
 

@@ -12,17 +12,9 @@ import {
   type ThermostatEvent,
   type ThermostatState,
 } from "./thermostat.js";
+import { FACE, showState } from "./thermostat-face.js";
 
-const TEMPLATE = `
-  <p class="reading"><strong data-target></strong> °C · <span data-mode></span><span data-boost></span></p>
-  <p class="buttons">
-    <button data-mode="heat">Heat</button>
-    <button data-mode="cool">Cool</button>
-    <button data-mode="off">Off</button>
-    <button data-step="-0.5" aria-label="Colder">−</button>
-    <button data-step="0.5" aria-label="Warmer">+</button>
-  </p>
-  <p class="webmcp" data-webmcp></p>
+const TEMPLATE = `${FACE}  <p class="webmcp" data-webmcp></p>
   <h2>What the agent did</h2>
   <ol data-activity></ol>
 `;
@@ -83,13 +75,7 @@ export class ThermostatElement extends HTMLElement {
   };
 
   #render(): void {
-    const { mode, target, boostMinutes } = this.thermostat.state;
-    this.#part("[data-target]").textContent = target.toFixed(1);
-    this.#part("[data-mode]").textContent = mode;
-    this.#part("[data-boost]").textContent = boostMinutes > 0 ? ` · boost ${boostMinutes} min` : "";
-    this.querySelectorAll<HTMLButtonElement>("button[data-mode]").forEach((button) => {
-      button.setAttribute("aria-pressed", String(button.dataset.mode === mode));
-    });
+    showState(this, this.thermostat.state);
   }
 
   #part(selector: string): HTMLElement {
