@@ -15,14 +15,17 @@ const K1 = 1.2;
 const B = 0.75;
 
 /** One command as the index holds it: its words, each with how often it occurs. */
-interface Indexed {
-  readonly tool: Searchable;
+interface Indexed<T extends Searchable> {
+  readonly tool: T;
   readonly counts: ReadonlyMap<string, number>;
   readonly length: number;
 }
 
-/** Answers a query with the best-scoring commands, at most `limit`, best first. */
-export type Ranking = (query: string, limit: number) => Searchable[];
+/**
+ * Answers a query with the best-scoring commands, at most `limit`, best first: the very values
+ * the ranking was made of, so a caller reads whatever else they hold.
+ */
+export type Ranking<T extends Searchable = Searchable> = (query: string, limit: number) => T[];
 
 /** The words of `text`: split at non-alphanumerics and camelCase humps, lowercased. */
 export function wordsOf(text: string): string[] {
@@ -41,8 +44,8 @@ function textOf({ name, title, description, availableWhen }: Searchable): string
 }
 
 /** The ranking of `manifest`'s commands. */
-export function rankingOf(manifest: readonly Searchable[]): Ranking {
-  const indexed: Indexed[] = manifest.map((tool) => {
+export function rankingOf<T extends Searchable>(manifest: readonly T[]): Ranking<T> {
+  const indexed: Indexed<T>[] = manifest.map((tool) => {
     const words = textOf(tool);
     const counts = new Map<string, number>();
     for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);

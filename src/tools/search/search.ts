@@ -17,6 +17,7 @@ import type {
   CommandSchema,
   JsonSchema,
   NeutralManifest,
+  NeutralTool,
   NeutralToolCall,
   Observation,
   RuntimeEvent,
@@ -176,8 +177,8 @@ function declared(schema: AgentSchema): AgentSchema {
  */
 function rankingCache() {
   let of: NeutralManifest | undefined;
-  let ranking: Ranking = () => [];
-  return (declared: NeutralManifest): Ranking => {
+  let ranking: Ranking<NeutralTool> = () => [];
+  return (declared: NeutralManifest): Ranking<NeutralTool> => {
     if (declared !== of) {
       of = declared;
       ranking = rankingOf(
@@ -191,7 +192,7 @@ function rankingCache() {
 /** One search, answered as a call is (its route and the commands found), and the names found. */
 function searched<S, E extends RuntimeEvent>(
   parts: BridgeParts<S, E>,
-  rank: (declared: NeutralManifest) => Ranking,
+  rank: (declared: NeutralManifest) => Ranking<NeutralTool>,
   input: unknown,
   limit: number,
   call: NeutralToolCall,
@@ -199,18 +200,14 @@ function searched<S, E extends RuntimeEvent>(
 ): { run: Run<S, E>; found: string[] } {
   const { query } = input as { query: string };
   const available = new Set(parts.manifest().map((tool) => tool.name));
-  const declared = parts.declared();
-  const schemas = withSchemas
-    ? new Map(declared.map((tool) => [tool.name, tool.inputSchema]))
-    : undefined;
-  const found = rank(declared)(query, limit).map(
-    ({ name, title, description, availableWhen }): FoundCommand => ({
+  const found = rank(parts.declared())(query, limit).map(
+    ({ name, title, description, availableWhen, inputSchema }): FoundCommand => ({
       name,
       ...(title === undefined ? {} : { title }),
       ...(description === undefined ? {} : { description }),
       available: available.has(name),
       ...(available.has(name) || availableWhen === undefined ? {} : { availableWhen }),
-      ...(schemas === undefined ? {} : { inputSchema: schemas.get(name) }),
+      ...(withSchemas ? { inputSchema } : {}),
     }),
   );
   // The answer stands where a command's state would: what the model reads of the search.
